@@ -1,0 +1,142 @@
+# cedar: build, test, run, bench.  Everything is built into build/.
+#
+#   make            build the library, the tools and the demo
+#   make check      build everything with ASan/UBSan and run every test
+#   make run        run the MSAA demo (the card if present, else the virtual Cedar)
+#   make bench      de-tiling and frame benchmarks
+#   make install-deps   install the Debian 12 packages cedar needs
+#
+# `all`, `check`, `run` and `bench` first make sure the packages are there
+# (tools/install-deps), then re-enter make so pkg-config sees them.
+
+BUILD   ?= build
+CC      ?= cc
+PYTHON  ?= python3
+PKGS    := libdrm libdrm_radeon pciaccess libpng zlib
+TESTPKGS := cmocka
+
+WARN     := -Wall -Wextra -Werror
+CSTD     := -std=c11 -D_GNU_SOURCE
+INCS     := -Iinclude -I. -I$(BUILD)/gen
+PKG_CFLAGS = $(shell pkg-config --cflags $(PKGS))
+PKG_LIBS   = $(shell pkg-config --libs $(PKGS)) -lm
+TEST_CFLAGS = $(shell pkg-config --cflags $(TESTPKGS))
+TEST_LIBS   = $(shell pkg-config --libs $(TESTPKGS))
+
+CFLAGS   ?= -O2 -g
+ALL_CFLAGS = $(CSTD) $(WARN) $(INCS) $(PKG_CFLAGS) $(CFLAGS) -MMD -MP
+SAN      := -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer
+SAN_CFLAGS = $(CSTD) $(WARN) $(INCS) $(PKG_CFLAGS) $(TEST_CFLAGS) -O1 -g $(SAN) -MMD -MP
+
+# The register database and its generator (nothing generated is committed).
+REGS_DB  := $(sort $(wildcard regs/*.regs))
+GEN_H    := $(BUILD)/gen/eg_regs.h
+GEN_C    := $(BUILD)/gen/eg_regs_db.c
+
+# Library: every .c under src/ (one folder per layer) and cmdbuf/.
+LIB_SRCS := $(sort $(wildcard src/*.c src/*/*.c cmdbuf/*.c))
+LIB_OBJS := $(LIB_SRCS:%.c=$(BUILD)/obj/%.o) $(BUILD)/obj/gen/eg_regs_db.o
+SAN_OBJS := $(LIB_SRCS:%.c=$(BUILD)/san/%.o) $(BUILD)/san/gen/eg_regs_db.o
+LIB      := $(BUILD)/libcedar.a
+SAN_LIB  := $(BUILD)/san/libcedar.a
+
+# Programs: tools/cedar-NAME.c -> build/cedar-NAME (and a sanitized copy for tests).
+TOOL_SRCS := $(sort $(wildcard tools/cedar-*.c))
+TOOLS     := $(TOOL_SRCS:tools/%.c=$(BUILD)/%)
+SAN_TOOLS := $(TOOL_SRCS:tools/%.c=$(BUILD)/san/bin/%)
+
+# Tests: tests/test_NAME.c -> build/tests/test_NAME (cmocka, ASan+UBSan);
+# tests/common/*.c is linked into every test; tests/test_*.sh are CLI tests.
+TEST_SRCS   := $(sort $(wildcard tests/test_*.c))
+TEST_COMMON := $(sort $(wildcard tests/common/*.c))
+TESTS       := $(TEST_SRCS:tests/%.c=$(BUILD)/tests/%)
+TEST_COMMON_OBJS := $(TEST_COMMON:%.c=$(BUILD)/san/%.o)
+
+.PHONY: all check run bench clean install-deps deps build-all build-tests test-run run-inner bench-inner
+.DEFAULT_GOAL := all
+
+all: deps
+	@$(MAKE) --no-print-directory build-all
+
+check: deps
+	@$(MAKE) --no-print-directory build-all build-tests
+	@$(MAKE) --no-print-directory test-run
+
+run: deps
+	@$(MAKE) --no-print-directory build-all
+	@$(MAKE) --no-print-directory run-inner
+
+bench: deps
+	@./tools/install-deps --bench
+	@$(MAKE) --no-print-directory build-all
+	@$(MAKE) --no-print-directory bench-inner
+
+install-deps:
+	./tools/install-deps
+
+# Install packages only when something is missing.
+deps:
+	@if ! command -v $(PYTHON) >/dev/null 2>&1 || ! command -v pkg-config >/dev/null 2>&1 \
+	   || ! pkg-config --exists $(PKGS) $(TESTPKGS); then ./tools/install-deps; fi
+
+build-all: $(LIB) $(TOOLS)
+
+build-tests: $(SAN_LIB) $(SAN_TOOLS) $(TESTS)
+
+test-run:
+	@BUILD=$(BUILD) ./tests/run-tests
+
+run-inner:
+	$(BUILD)/cedar-msaa --out out
+
+bench-inner:
+	$(BUILD)/cedar-bench
+
+clean:
+	rm -rf $(BUILD)
+
+# --- generation -----------------------------------------------------------
+$(GEN_H) $(GEN_C) &: regs/gen_regs.py $(REGS_DB)
+	@mkdir -p $(BUILD)/gen
+	$(PYTHON) regs/gen_regs.py --header $(GEN_H) --tables $(GEN_C) $(REGS_DB)
+
+# --- objects --------------------------------------------------------------
+$(BUILD)/obj/%.o: %.c | $(GEN_H)
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -c $< -o $@
+
+$(BUILD)/obj/gen/eg_regs_db.o: $(GEN_C) $(GEN_H)
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -c $< -o $@
+
+$(BUILD)/san/%.o: %.c | $(GEN_H)
+	@mkdir -p $(dir $@)
+	$(CC) $(SAN_CFLAGS) -c $< -o $@
+
+$(BUILD)/san/gen/eg_regs_db.o: $(GEN_C) $(GEN_H)
+	@mkdir -p $(dir $@)
+	$(CC) $(SAN_CFLAGS) -c $< -o $@
+
+$(LIB): $(LIB_OBJS)
+	@rm -f $@
+	ar rcs $@ $^
+
+$(SAN_LIB): $(SAN_OBJS)
+	@rm -f $@
+	ar rcs $@ $^
+
+# --- programs -------------------------------------------------------------
+$(BUILD)/cedar-%: $(BUILD)/obj/tools/cedar-%.o $(LIB)
+	$(CC) $(CFLAGS) -o $@ $^ $(PKG_LIBS)
+
+$(BUILD)/san/bin/cedar-%: $(BUILD)/san/tools/cedar-%.o $(SAN_LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(SAN) -o $@ $^ $(PKG_LIBS)
+
+$(BUILD)/tests/test_%: $(BUILD)/san/tests/test_%.o $(TEST_COMMON_OBJS) $(SAN_LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(SAN) -o $@ $^ $(PKG_LIBS) $(TEST_LIBS)
+
+.SECONDARY:
+
+-include $(shell find $(BUILD) -name '*.d' 2>/dev/null)

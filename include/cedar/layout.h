@@ -1,0 +1,106 @@
+/* Surface layouts for Evergreen colour surfaces, FMask and CMask.
+ *
+ * Colour surfaces are chosen and sized as libdrm_radeon's radeon_surface_best()
+ * + radeon_surface_init() do for Evergreen; FMask and CMask as Mesa r600's
+ * r600_texture_get_fmask_info() / r600_texture_get_cmask_info().
+ * Everything here is pure computation: no device, no I/O.
+ */
+#ifndef CEDAR_LAYOUT_H
+#define CEDAR_LAYOUT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+/* The GPU's tiling facts, as the kernel reports them (RADEON_INFO_TILING_CONFIG). */
+struct cedar_tiling {
+    unsigned pipes;       /* 1, 2, 4, 8 */
+    unsigned banks;       /* 4, 8, 16 */
+    unsigned group_bytes; /* pipe interleave: 256 or 512 */
+    unsigned row_bytes;   /* DRAM row: 1024, 2048, 4096 */
+};
+
+/* Decode a RADEON_INFO_TILING_CONFIG value (Evergreen layout: bits 3:0 pipes,
+ * 7:4 banks, 11:8 interleave, 15:12 row size).  Returns 0, or -1 when a field
+ * holds a value no Evergreen reports (then *out is untouched). */
+int cedar_tiling_from_config(uint32_t tiling_config, struct cedar_tiling *out);
+
+/* Array modes we lay out. */
+enum cedar_array_mode {
+    CEDAR_MODE_LINEAR_ALIGNED,
+    CEDAR_MODE_1D_THIN,
+    CEDAR_MODE_2D_THIN,
+};
+
+const char *cedar_array_mode_name(enum cedar_array_mode m); /* "linear_aligned", "1d", "2d" */
+
+struct cedar_surface_req {
+    unsigned width, height;  /* 1..16384 */
+    unsigned bpe;            /* bytes per element: 1, 2, 4, 8, 16 */
+    unsigned samples;        /* 1, 2, 4, 8; >1 requires 2D */
+    enum cedar_array_mode mode; /* requested; the result may fall back 2D -> 1D */
+    bool scanout;
+    bool fmask;              /* RADEON_SURF_FMASK, as Mesa requests the FMask surface */
+};
+
+/* One laid-out colour surface (a single mip level, a single slice unless
+ * array_size > 1 in future). */
+struct cedar_surface {
+    enum cedar_array_mode mode;   /* final mode */
+    unsigned width, height;       /* as requested */
+    unsigned bpe, samples;
+    unsigned aligned_width;       /* nblk_x, pixels */
+    unsigned aligned_height;      /* nblk_y, pixels */
+    /* 2D tiling parameters (for 1D/linear: tile_split 0, bankw/bankh/mtilea 1) */
+    unsigned tile_split;          /* bytes: 64..4096 */
+    unsigned bankw, bankh, mtilea;
+    uint64_t pitch_bytes;         /* one row of pixels, all samples */
+    uint64_t slice_bytes;
+    uint64_t size;                /* bytes the surface occupies */
+    uint64_t alignment;           /* base alignment in bytes */
+    /* register encodings */
+    unsigned pitch_tile_max;      /* CB_COLOR*_PITCH.TILE_MAX = aligned_width/8 - 1 */
+    unsigned slice_tile_max;      /* CB_COLOR*_SLICE.TILE_MAX = aligned_width*aligned_height/64 - 1 */
+    unsigned tile_split_enc;      /* CB_COLOR*_ATTRIB.TILE_SPLIT (log2(tile_split/64)) */
+    unsigned bankw_enc, bankh_enc, mtilea_enc; /* log2 encodings */
+    struct cedar_tiling tiling;   /* the GPU facts this layout was made for */
+};
+
+struct cedar_fmask {
+    struct cedar_surface surf;    /* the FMask as a 2D single-sample surface */
+    uint64_t offset;              /* within the MSAA buffer */
+    unsigned bank_height;         /* CB_COLOR*_ATTRIB.FMASK_BANK_HEIGHT value (not encoded) */
+    unsigned slice_tile_max;      /* CB_COLOR*_FMASK_SLICE */
+};
+
+struct cedar_cmask {
+    uint64_t offset;              /* within the MSAA buffer */
+    uint64_t size;
+    uint64_t alignment;
+    unsigned slice_tile_max;      /* CB_COLOR*_CMASK_SLICE */
+};
+
+/* The MSAA allocation as Mesa makes it: one buffer, colour samples at 0,
+ * then FMask, then CMask, each at its alignment; plus the resolve target
+ * (a separate single-sample buffer). */
+struct cedar_msaa_layout {
+    struct cedar_surface color;
+    struct cedar_fmask fmask;     /* valid when color.samples > 1 */
+    struct cedar_cmask cmask;
+    struct cedar_surface resolve; /* valid when color.samples > 1 */
+    uint64_t total_size;          /* colour + FMask + CMask buffer size */
+};
+
+/* Error reporting: functions return 0 or -1 and fill err (may be NULL) with a
+ * one-line reason. */
+struct cedar_layout_err { char msg[160]; };
+
+int cedar_surface_layout(const struct cedar_surface_req *req, const struct cedar_tiling *t,
+                         struct cedar_surface *out, struct cedar_layout_err *err);
+int cedar_fmask_layout(const struct cedar_surface *color, struct cedar_fmask *out,
+                       struct cedar_layout_err *err);
+int cedar_cmask_layout(const struct cedar_surface *color, struct cedar_cmask *out,
+                       struct cedar_layout_err *err);
+int cedar_msaa_layout(const struct cedar_surface_req *req, const struct cedar_tiling *t,
+                      struct cedar_msaa_layout *out, struct cedar_layout_err *err);
+
+#endif
