@@ -93,6 +93,11 @@ static void test_seed_figures(void **state)
     assert_int_equal(m.cmask.alignment, 512);
     /* "(1280 x 768) / (128 x 128) = 60 ... numbered in [0, 59]" */
     assert_int_equal(m.cmask.slice_tile_max, 59);
+    /* "the CMask cache can accommodate control information for 256x128 pixels" */
+    assert_int_equal(m.cmask.cache_width, 256);
+    assert_int_equal(m.cmask.cache_height, 128);
+    assert_int_equal(m.cmask.aligned_width, 1280);
+    assert_int_equal(m.cmask.aligned_height, 768);
 }
 
 /* ---- Mesa's command streams ------------------------------------------- */
@@ -489,12 +494,13 @@ static void test_fallback(void **state)
     assert_int_equal(s.mode, CEDAR_MODE_2D_THIN);
     assert_int_equal(s.aligned_width, 32);
 
-    /* the resolve target of a small MSAA surface is 1D, as Mesa asks for it */
+    /* the resolve target of a small MSAA surface falls back to 1D */
     struct cedar_msaa_layout m;
     r.width = 16;
     r.height = 16;
     assert_int_equal(cedar_msaa_layout(&r, &t, &m, NULL), 0);
-    assert_int_equal(m.resolve.requested_mode, CEDAR_MODE_1D_THIN);
+    assert_int_equal(m.resolve.requested_mode, CEDAR_MODE_2D_THIN);
+    assert_int_equal(m.resolve.mode, CEDAR_MODE_1D_THIN);
     assert_int_equal(m.fmask.surf.mode, CEDAR_MODE_2D_THIN);
 }
 
