@@ -65,9 +65,9 @@ static void seed_fs_reproduced(void **state)
     for (unsigned i = 0; i < 2; i++)
         eg_asm_vtx(&a, &(struct eg_vtx){ .inst = V_SQ_VTX_INST__SEMANTIC, .buffer_id = 31,
                                          .mega_fetch_count = 12, .semantic_id = 0x90 + 2 * i,
-                                         .dst_sel = { V_SQ_SEL__X, V_SQ_SEL__Y, V_SQ_SEL__Z, V_SQ_SEL__ONE },
+                                         .dst_sel = { V_SQ_INST_SEL__X, V_SQ_INST_SEL__Y, V_SQ_INST_SEL__Z, V_SQ_INST_SEL__ONE },
                                          .data_format = V_SQ_DATA_FORMAT__FMT_32_32_32_FLOAT,
-                                         .format_comp = V_SQ_FORMAT_COMP__SIGNED, .offset = 12 * i });
+                                         .format_comp = V_SQ_FORMAT_COMP__SQ_FORMAT_COMP_SIGNED, .offset = 12 * i });
     eg_asm_return(&a);
     assert_int_equal(eg_asm_finish(&a, false, w, 64, &n), 0);
     assert_words(w, n, "tests/data/shader/seed_fs.bin");
@@ -96,7 +96,7 @@ static void seed_ps_reproduced(void **state)
     interp(&a, V_SQ_ALU_OP2__INTERP_Z, 1, 2, 2, (const bool[4]){ 0, 0, 1, 0 });
     interp(&a, V_SQ_ALU_OP2__INTERP_XY, 1, 0, 4, (const bool[4]){ 1, 1, 0, 0 });
     eg_asm_export(&a, &(struct eg_export){ .type = V_SQ_EXPORT_TYPE__PIXEL, .gpr = 1, .done = true,
-                                           .sel = { V_SQ_SEL__X, V_SQ_SEL__Y, V_SQ_SEL__Z, V_SQ_SEL__ONE } });
+                                           .sel = { V_SQ_INST_SEL__X, V_SQ_INST_SEL__Y, V_SQ_INST_SEL__Z, V_SQ_INST_SEL__ONE } });
     assert_int_equal(eg_asm_finish(&a, true, w, 64, &n), 0);
     assert_words(w, n, "tests/data/shader/seed_ps.bin");
 }
@@ -116,7 +116,7 @@ static void blit_ps_reproduced(void **state)
     interp(&a, V_SQ_ALU_OP2__INTERP_XY, 0, 0, 4, (const bool[4]){ 1, 1, 0, 0 });
     eg_asm_tex_clause(&a);
     eg_asm_tex(&a, &(struct eg_tex){ .inst = V_SQ_TEX_INST__SAMPLE, .src_gpr = 0, .dst_gpr = 0,
-                                     .src_sel = { V_SQ_SEL__X, V_SQ_SEL__Y, V_SQ_SEL__ZERO, V_SQ_SEL__ONE },
+                                     .src_sel = { V_SQ_INST_SEL__X, V_SQ_INST_SEL__Y, V_SQ_INST_SEL__ZERO, V_SQ_INST_SEL__ONE },
                                      .dst_sel = EG_SWZ_XYZW });
     eg_asm_export(&a, &(struct eg_export){ .type = V_SQ_EXPORT_TYPE__PIXEL, .gpr = 0, .done = true,
                                            .sel = EG_SWZ_XYZW });
@@ -226,7 +226,7 @@ static void other_kinds_round_trip(void **state)
     eg_asm_vtx_clause(&a);
     eg_asm_vtx(&a, &(struct eg_vtx){ .inst = V_SQ_VTX_INST__FETCH, .buffer_id = 3, .src_gpr = 4, .src_sel_x = 3,
                                      .fetch_type = V_SQ_VTX_FETCH_TYPE__INSTANCE_DATA, .dst_gpr = 6,
-                                     .dst_sel = { V_SQ_SEL__W, V_SQ_SEL__Z, V_SQ_SEL__MASK, V_SQ_SEL__ZERO },
+                                     .dst_sel = { V_SQ_INST_SEL__W, V_SQ_INST_SEL__Z, V_SQ_INST_SEL__MASK, V_SQ_INST_SEL__ZERO },
                                      .data_format = V_SQ_DATA_FORMAT__FMT_8_8_8_8, .offset = 40 });
     eg_asm_tex_clause(&a);
     eg_asm_tex(&a, &(struct eg_tex){ .inst = V_SQ_TEX_INST__SAMPLE_L, .resource_id = 7, .sampler_id = 2,

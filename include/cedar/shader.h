@@ -50,7 +50,7 @@ union eg_vec4 {
 #define EG_ASM_MAX_DW      2048
 
 /* The identity component select, for .sel / .dst_sel initialisers. */
-#define EG_SWZ_XYZW { V_SQ_SEL__X, V_SQ_SEL__Y, V_SQ_SEL__Z, V_SQ_SEL__W }
+#define EG_SWZ_XYZW { V_SQ_INST_SEL__X, V_SQ_INST_SEL__Y, V_SQ_INST_SEL__Z, V_SQ_INST_SEL__W }
 
 struct eg_alu_src {
     uint16_t sel;       /* GPR number, V_SQ_ALU_SRC__* special, KCACHE base + n, PARAM_BASE + n */
@@ -85,7 +85,7 @@ struct eg_vtx {
     unsigned mega_fetch_count;  /* bytes fetched - 1 for a mega fetch */
     unsigned dst_gpr;       /* FETCH */
     unsigned semantic_id;   /* SEMANTIC */
-    uint8_t dst_sel[4];     /* V_SQ_SEL__* */
+    uint8_t dst_sel[4];     /* V_SQ_INST_SEL__* */
     bool use_const_fields;
     unsigned data_format, num_format, format_comp, srf_mode;
     unsigned offset, endian_swap;
@@ -108,7 +108,7 @@ struct eg_export {
     unsigned type;          /* V_SQ_EXPORT_TYPE__PIXEL / POS / PARAM */
     unsigned array_base;    /* colour target, 60 + position index, parameter index */
     unsigned gpr;
-    uint8_t sel[4];         /* V_SQ_SEL__* per exported component */
+    uint8_t sel[4];         /* V_SQ_INST_SEL__* per exported component */
     unsigned burst_count;   /* extra consecutive GPRs / array bases */
     bool done;              /* EXPORT_DONE: the last export of its type */
 };
@@ -215,7 +215,7 @@ struct eg_vtx_resource {
  * tiled) and the format decode. */
 struct eg_tex_resource {
     unsigned width, height, depth;
-    uint8_t dst_sel[4];     /* resource swizzle (V_SQ_SEL__*) applied to fetched texels */
+    uint8_t dst_sel[4];     /* resource swizzle (V_SQ_INST_SEL__*) applied to fetched texels */
 };
 
 struct eg_tex_sampler {
@@ -292,7 +292,7 @@ int eg_run_ps(const struct eg_program *ps, const struct eg_shader_env *env,
               const struct eg_ps_input *in, struct eg_ps_output *out, struct eg_shader_err *err);
 
 /* Convert one fetched element (vertex data or a texel) of a FMT_* data format to
- * four 32-bit components (missing ones 0, w 1 — as SQ_SEL picks them later).
+ * four 32-bit components (missing ones 0, w 1; the instruction's SQ_INST_SEL picks later).
  * bytes must hold eg_fmt_bytes(data_format) bytes.  Returns the component
  * count, or -1 for a format the interpreter does not decode. */
 int eg_fmt_bytes(unsigned data_format);

@@ -80,10 +80,10 @@ static void build_fs(struct eg_asm *a)
             .src_gpr = 0, .src_sel_x = V_SQ_CHAN__X,
             .mega_fetch_count = 12 - 1,          /* 12 bytes per element */
             .semantic_id = sem[i],
-            .dst_sel = { V_SQ_SEL__X, V_SQ_SEL__Y, V_SQ_SEL__Z, V_SQ_SEL__ONE },
+            .dst_sel = { V_SQ_INST_SEL__X, V_SQ_INST_SEL__Y, V_SQ_INST_SEL__Z, V_SQ_INST_SEL__ONE },
             .data_format = V_SQ_DATA_FORMAT__FMT_32_32_32_FLOAT,
-            .num_format = V_SQ_NUM_FORMAT__NORM,
-            .format_comp = V_SQ_FORMAT_COMP__SIGNED,
+            .num_format = V_SQ_NUM_FORMAT__SQ_NUM_FORMAT_NORM,
+            .format_comp = V_SQ_FORMAT_COMP__SQ_FORMAT_COMP_SIGNED,
             .offset = off[i],
         });
     eg_asm_return(a);

@@ -28,10 +28,16 @@ static const char *or_default(const char *s, const char *dflt)
     return s ? s : dflt;
 }
 
+/* Name of value v of enum `enm`, without the enum's own name as a prefix
+ * (resource.regs spells SQ_NUM_FORMAT's values SQ_NUM_FORMAT_NORM ...). */
 static const char *enum_name(const char *enm, uint32_t v)
 {
     const struct eg_enum *e = eg_enum_find_name(enm);
-    return e ? eg_enum_value_name(e, v) : NULL;
+    const char *n = e ? eg_enum_value_name(e, v) : NULL;
+    size_t len = strlen(enm);
+    if (n && strncmp(n, enm, len) == 0 && n[len] == '_' && n[len + 1])
+        return n + len + 1;
+    return n;
 }
 
 static void mark(struct dis *d, int status)
@@ -419,7 +425,7 @@ static void print_fmt(struct dis *d, uint32_t w1)
         mark(d, EG_DISASM_UNKNOWN);
     }
     fprintf(d->out, " %s %s", or_default(enum_name("SQ_NUM_FORMAT", G_SQ_VTX_WORD1_GPR__NUM_FORMAT_ALL(w1)), "NUM_FORMAT_3"),
-            enum_name("SQ_FORMAT_COMP", G_SQ_VTX_WORD1_GPR__FORMAT_COMP_ALL(w1)));
+            or_default(enum_name("SQ_FORMAT_COMP", G_SQ_VTX_WORD1_GPR__FORMAT_COMP_ALL(w1)), "?"));
     if (G_SQ_VTX_WORD1_GPR__SRF_MODE_ALL(w1))
         fprintf(d->out, " SRF_NO_ZERO");
 }
@@ -451,7 +457,7 @@ static void print_vtx(struct dis *d, size_t at)
         fprintf(d->out, " %s", or_default(enum_name("SQ_VTX_FETCH_TYPE", ft), "FETCH_TYPE_3"));
     fprintf(d->out, " OFFSET:%u", G_SQ_VTX_WORD2__OFFSET(w2));
     if (G_SQ_VTX_WORD2__ENDIAN_SWAP(w2))
-        fprintf(d->out, " ENDIAN:%s", enum_name("SQ_ENDIAN_SWAP", G_SQ_VTX_WORD2__ENDIAN_SWAP(w2)));
+        fprintf(d->out, " ENDIAN:%s", enum_name("SQ_ENDIAN", G_SQ_VTX_WORD2__ENDIAN_SWAP(w2)));
     if (G_SQ_VTX_WORD2__MEGA_FETCH(w2) || G_SQ_VTX_WORD0__MEGA_FETCH_COUNT(w0))
         fprintf(d->out, " MFC:%u%s", G_SQ_VTX_WORD0__MEGA_FETCH_COUNT(w0),
                 G_SQ_VTX_WORD2__MEGA_FETCH(w2) ? " MEGA" : "");
