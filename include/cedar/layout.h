@@ -21,7 +21,8 @@ struct cedar_tiling {
 
 /* Decode a RADEON_INFO_TILING_CONFIG value (Evergreen layout: bits 3:0 pipes,
  * 7:4 banks, 11:8 interleave, 15:12 row size).  Returns 0, or -1 when a field
- * holds a value no Evergreen reports (then *out is untouched). */
+ * holds a value no Evergreen reports or a bit above 15 is set (then *out is
+ * untouched; libdrm would substitute defaults and disable 2D tiling). */
 int cedar_tiling_from_config(uint32_t tiling_config, struct cedar_tiling *out);
 
 /* What the radeon kernel reports for an HD 7350 (Cedar): 2 pipes, 8 banks,
