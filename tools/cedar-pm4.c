@@ -471,6 +471,101 @@ static uint32_t *read_dwords(const char *path, size_t *ndw)
     return dw;
 }
 
+/* --- the DMA ring --------------------------------------------------------- */
+/* Payload dword layouts by sub-command, from regs/dma.regs (the kernel's
+ * evergreen_dma_cs_parse and Mesa's evergreen_dma_copy_tile).  NULL bitset:
+ * shown as a raw value under that name. */
+struct dma_layout {
+    const char *sub;
+    const char *dwords[9][2]; /* {name, bitset} */
+};
+
+static const struct dma_layout dma_layouts[] = {
+    { "L2T_T2L", { { "TILED_BASE_256B", NULL }, { "TILED_INFO", "DMA_TILED_INFO" },
+                   { "TILED_PITCH", "DMA_TILED_PITCH" }, { "TILED_SLICE", "DMA_TILED_SLICE" },
+                   { "TILED_XZ", "DMA_TILED_XZ" }, { "TILED_Y", "DMA_TILED_Y" },
+                   { "LINEAR_ADDR_LO", NULL }, { "LINEAR_ADDR_HI", "DMA_ADDR_HI" } } },
+    { "L2L_DW", { { "DST_ADDR_LO", NULL }, { "SRC_ADDR_LO", NULL }, { "DST_ADDR_HI", "DMA_ADDR_HI" },
+                  { "SRC_ADDR_HI", "DMA_ADDR_HI" } } },
+    { "L2L_BYTE", { { "DST_ADDR_LO", NULL }, { "SRC_ADDR_LO", NULL }, { "DST_ADDR_HI", "DMA_ADDR_HI" },
+                    { "SRC_ADDR_HI", "DMA_ADDR_HI" } } },
+    { "WRITE_LINEAR", { { "DST_ADDR_LO", NULL }, { "DST_ADDR_HI", "DMA_ADDR_HI" } } },
+    { "DMA_CONSTANT_FILL", { { "DST_ADDR_LO", NULL }, { "DATA", NULL }, { "DST_ADDR_HI", "DMA_FILL_ADDR_HI" } } },
+};
+
+static int on_dma(void *c, const struct eg_dma_packet *p)
+{
+    struct ctx *x = c;
+    struct out *ot = &x->out;
+    begin(ot);
+    const char *key = p->sub_name ? p->sub_name : p->name;
+    const struct dma_layout *lay = NULL;
+    for (size_t i = 0; i < sizeof(dma_layouts) / sizeof(dma_layouts[0]); i++)
+        if (key && strcmp(dma_layouts[i].sub, key) == 0)
+            lay = &dma_layouts[i];
+    bool json = ot->o->json;
+    if (json) {
+        pr(ot, "{\"offset\":%zu,\"header\":%u,\"packet\":", p->offset, p->header);
+        jstr(ot, p->name);
+        pr(ot, ",\"sub\":");
+        if (p->sub_name)
+            jstr(ot, p->sub_name);
+        else
+            pr(ot, "null");
+        pr(ot, ",\"count\":%u", p->count);
+        if (!ot->o->summary)
+            pr(ot, ",\"dwords\":[");
+    } else {
+        pr(ot, "[%04zX] %08X  %s%s%s count=%u\n", p->offset, p->header, p->name,
+           p->sub_name ? " " : "", p->sub_name ? p->sub_name : "", p->count);
+    }
+    for (size_t i = 0; i < p->npayload && !ot->o->summary; i++) {
+        const char *name = lay && i < 9 ? lay->dwords[i][0] : NULL;
+        const char *bs = lay && i < 9 ? lay->dwords[i][1] : NULL;
+        const struct eg_bitset *b = bs ? eg_bitset_find_name(bs) : NULL;
+        if (bs && !b)
+            ot->unknown++;
+        if (json) {
+            pr(ot, "%s{\"index\":%zu,\"value\":%u", i ? "," : "", i, p->payload[i]);
+            if (name) {
+                pr(ot, ",\"name\":");
+                jstr(ot, name);
+            }
+            word_decode(ot, b, EG_KIND_HEX, p->payload[i]);
+            pr(ot, "}");
+            continue;
+        }
+        pr(ot, "        +%zu 0x%08X %s", i, p->payload[i], name ? name : "data");
+        word_decode(ot, b, EG_KIND_HEX, p->payload[i]);
+        pr(ot, "\n");
+    }
+    if (json)
+        pr(ot, "%s}\n", ot->o->summary ? "" : "]");
+    end(ot);
+    return 0;
+}
+
+static int disasm_dma(const struct opts *o, const uint32_t *dw, size_t ndw, const char *path)
+{
+    struct ctx x = { .out = { .o = o } };
+    struct eg_pm4_error err;
+    int rc = eg_dma_walk(dw, ndw, on_dma, &x, &err);
+    if (rc) {
+        if (o->json)
+            printf("{\"error\":{\"code\":\"%s\",\"offset\":%zu}}\n", eg_pm4_errcode_name(err.code),
+                   err.offset);
+        bool unknown = rc == EG_PM4_ERR_UNKNOWN_PACKET;
+        fprintf(stderr, "cedar-pm4: %s: %s: %s\n", path, unknown ? "unknown" : "malformed",
+                err.message);
+        return unknown ? EXIT_UNKNOWN : EXIT_BAD;
+    }
+    if (x.out.unknown) {
+        fprintf(stderr, "cedar-pm4: %s: %u unknown item(s)\n", path, x.out.unknown);
+        return EXIT_UNKNOWN;
+    }
+    return EXIT_OK;
+}
+
 /* --- main ---------------------------------------------------------------- */
 static void usage(FILE *f)
 {
@@ -610,6 +705,8 @@ int main(int argc, char **argv)
     } else if (ndw == 0) {
         fprintf(stderr, "cedar-pm4: %s: empty file\n", path);
         rc = EXIT_BAD;
+    } else if (o.dma_ring) {
+        rc = disasm_dma(&o, dw, ndw, path);
     } else {
         rc = disasm_gfx(&o, dw, ndw, path);
     }
