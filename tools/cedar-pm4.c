@@ -300,17 +300,20 @@ static int on_packet(void *c, const struct eg_pm4_packet *p)
 /* Resource and sampler words have no registers: 8 (3) words per slot, a
  * texture or a vertex buffer by WORD7.TYPE (regs/resource.regs). */
 static const struct eg_bitset *descriptor_word(const struct eg_pm4_packet *p, unsigned word,
-                                               char *label, size_t n)
+                                               char *label, size_t n, bool *unused)
 {
     char name[40];
+    *unused = false;
     if (p->opcode == PKT3_SET_SAMPLER) {
         snprintf(name, sizeof(name), "SQ_TEX_SAMPLER_WORD%u", word % 3);
     } else {
         size_t first = 1 + (size_t)(word / 8) * 8;
         uint32_t w7 = first + 7 < p->npayload ? p->payload[first + 7] : 0;
-        bool buffer = G_RELOC_RESOURCE_WORD7__TYPE(w7) == V_RELOC_RESOURCE_TYPE__VALID_BUFFER;
+        bool buffer = G_SQ_TEX_RESOURCE_WORD7__TYPE(w7) == V_SQ_TEX_VTX_TYPE__SQ_TEX_VTX_VALID_BUFFER;
         snprintf(name, sizeof(name), "%s%u", buffer ? "SQ_VTX_CONSTANT_WORD" : "SQ_TEX_RESOURCE_WORD",
                  word % 8);
+        /* A buffer descriptor uses words 0..3 and 7 (regs/resource.regs). */
+        *unused = buffer && word % 8 >= 4 && word % 8 <= 6;
     }
     snprintf(label, n, "%s", name);
     return eg_bitset_find_name(name);
@@ -331,8 +334,11 @@ static int on_reg(void *c, const struct eg_pm4_packet *p, const struct eg_pm4_re
         kind = w->reg->kind;
     } else if (descriptor) {
         unsigned word = w->payload_index - 1;
-        b = descriptor_word(p, word, label, sizeof(label));
-        if (!b) {
+        bool unused;
+        b = descriptor_word(p, word, label, sizeof(label), &unused);
+        if (unused)
+            strncat(label, " (unused)", sizeof(label) - strlen(label) - 1);
+        else if (!b) {
             ot->unknown++;
             snprintf(label, sizeof(label), "unknown");
         }
@@ -366,7 +372,7 @@ static int on_reg(void *c, const struct eg_pm4_packet *p, const struct eg_pm4_re
     }
     if (descriptor && p->opcode == PKT3_SET_RESOURCE && (w->payload_index - 1) % 8 == 0) {
         uint32_t w7 = p->payload[w->payload_index + 7];
-        bool buffer = G_RELOC_RESOURCE_WORD7__TYPE(w7) == V_RELOC_RESOURCE_TYPE__VALID_BUFFER;
+        bool buffer = G_SQ_TEX_RESOURCE_WORD7__TYPE(w7) == V_SQ_TEX_VTX_TYPE__SQ_TEX_VTX_VALID_BUFFER;
         pr(ot, "        resource %u: %s\n", (w->offset - w->space->start) / 32,
            buffer ? "vertex buffer" : "texture");
     } else if (descriptor && (w->payload_index - 1) % 3 == 0) {
