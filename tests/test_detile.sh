@@ -55,6 +55,17 @@ else
     fail "cedar-detile on the fixture"
 fi
 
+# 1b. --layout auto (the layout code's choice for a 1280x720 4-byte surface on
+#     the HD 7350) reads the fixture the same way: the first 720 rows agree.
+if "$TOOL" tests/data/cedar/eg.1.bin.gz --raw "$TMP/auto.raw" --width 1280 --height 720 --layout auto; then
+    cmp -s -n $((1280 * 720 * 4)) "$TMP/auto.raw" "$TMP/eg.raw" && pass "--layout auto de-tiles the fixture like the explicit parameters" \
+        || fail "--layout auto de-tiles the fixture like the explicit parameters"
+else
+    fail "--layout auto on the fixture"
+fi
+check "--layout auto --addr, 8x sample 2" "$("$TOOL" --addr 0,0,2 --width 1280 --height 720 --samples 8 --layout auto)" \
+    "$("$TOOL" --addr 0,0,2 --width 1280 --height 720 --samples 8 --tile-split 512 --mtilea 2)"
+
 # 2. --addr against the bit formula the issue derived from the card's bytes:
 #    bytes 0-1, a2..a7 = x0 x1 y0 x2 y1 y2, a8 = x3^y3, a12 = y3, a13.. = macro tile.
 ok=1

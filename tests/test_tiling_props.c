@@ -321,6 +321,49 @@ static void test_fmask_8x_layout(void **state)
                 }
 }
 
+/* Surfaces as the layout code (libdrm/Mesa rules) lays them out, for the
+ * Cedar's tiling: every colour layout and FMask layout maps bijectively. */
+static void test_layout_code_surfaces(void **state)
+{
+    (void)state;
+    struct cedar_tiling t;
+    assert_int_equal(cedar_tiling_from_config(CEDAR_HD7350_TILING_CONFIG, &t), 0);
+    static const unsigned sizes[][2] = {{64, 64}, {200, 120}, {33, 17}};
+    unsigned checked = 0;
+    for (unsigned z = 0; z < 3; z++)
+        for (unsigned b = 0; b < 5; b++)
+            for (unsigned smp = 0; smp < 4; smp++) {
+                struct cedar_surface_req req;
+                memset(&req, 0, sizeof req);
+                req.width = sizes[z][0];
+                req.height = sizes[z][1];
+                req.bpe = BPE[b];
+                req.samples = SAMPLES[smp];
+                req.mode = CEDAR_MODE_2D_THIN;
+                struct cedar_surface s;
+                struct cedar_layout_err err;
+                if (cedar_surface_layout(&req, &t, &s, &err) != 0)
+                    continue;
+                struct cedar_tile_map m;
+                if (cedar_tile_map_init(&m, &s, NULL, &err) != 0)
+                    fail_msg("layout %ux%u bpe %u x%u: %s", req.width, req.height, req.bpe,
+                             req.samples, err.msg);
+                assert_true(m.size <= s.size);
+                if (m.size <= MAX_BYTES)
+                    check_colour(&m);
+                checked++;
+                if (req.samples > 1) {
+                    struct cedar_fmask fm;
+                    assert_int_equal(cedar_fmask_layout(&s, &fm, &err), 0);
+                    struct cedar_tile_map f;
+                    if (cedar_fmask_map_init(&f, &fm.surf, req.samples, NULL, &err) != 0)
+                        fail_msg("FMask of %ux%u x%u: %s", req.width, req.height, req.samples, err.msg);
+                    assert_true(f.size <= fm.surf.size);
+                }
+            }
+    assert_true(checked >= 40);
+}
+
 static void test_rejects_impossible(void **state)
 {
     (void)state;
@@ -384,6 +427,7 @@ int main(void)
         cmocka_unit_test(test_cedar_msaa_surface),
         cmocka_unit_test(test_fmask_configs),
         cmocka_unit_test(test_fmask_8x_layout),
+        cmocka_unit_test(test_layout_code_surfaces),
         cmocka_unit_test(test_rejects_impossible),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

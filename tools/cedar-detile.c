@@ -36,7 +36,7 @@ static const char usage[] =
     "  --pipes N              1, 2, 4, 8 (default 2, the Cedar)\n"
     "  --banks N              4, 8, 16 (default 8)\n"
     "  --group-bytes N        pipe interleave 256 or 512 (default 256)\n"
-    "  --row-bytes N          DRAM row size; checked when given (auto: default 1024)\n"
+    "  --row-bytes N          DRAM row size (--layout auto only; default 1024)\n"
     "  --shader-engines N --se-tile N   8-pipe parts only (default 2, 32)\n"
     "  --non-displayable      micro-tile order of depth/FMask (colour: displayable)\n"
     "\n"
@@ -241,8 +241,34 @@ static void build_map(const struct opts *o, struct cedar_tile_map *m)
     topts.se_tile = o->se_tile;
 
     if (o->layout_auto) {
-        die_usage("--layout auto: the layout code is not in this build yet; give the tiling "
-                  "parameters explicitly");
+        /* The layout the driver stack would choose (src/layout/: libdrm
+         * radeon_surface for colour, Mesa r600 for FMask). */
+        struct cedar_tiling t = o->tiling;
+        if (!t.row_bytes)
+            t.row_bytes = 1024;
+        if (cedar_tiling_check(&t) != 0)
+            die_usage("--layout auto: %u pipes, %u banks, %u-byte interleave, %u-byte rows is not "
+                      "an Evergreen", t.pipes, t.banks, t.group_bytes, t.row_bytes);
+        struct cedar_surface_req req;
+        memset(&req, 0, sizeof req);
+        req.width = o->width;
+        req.height = o->height;
+        req.bpe = o->fmask ? 4 : o->bpe;
+        req.samples = o->samples;
+        req.mode = o->mode;
+        if (cedar_surface_layout(&req, &t, &s, &err) != 0)
+            die_usage("--layout auto: %s", err.msg);
+        if (o->fmask) {
+            struct cedar_fmask fm;
+            if (cedar_fmask_layout(&s, &fm, &err) != 0)
+                die_usage("--layout auto: %s", err.msg);
+            s = fm.surf;
+        }
+        int rc = o->fmask ? cedar_fmask_map_init(m, &s, o->samples, &topts, &err)
+                          : cedar_tile_map_init(m, &s, &topts, &err);
+        if (rc != 0)
+            die_usage("impossible surface: %s", err.msg);
+        return;
     }
     s.mode = o->mode;
     s.width = o->width;
