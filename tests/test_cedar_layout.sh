@@ -86,8 +86,8 @@ then pass "--mode linear: width aligned to max(64, 256/bpe)"; else fail "--mode 
 
 # --- the walkthrough --------------------------------------------------------
 if "$TOOL" --width 1280 --height 720 --bpe 4 --samples 8 >"$tmp/text" 2>"$tmp/err" \
-   && grep -q "CB_COLOR0_ATTRIB = 0x00080860" "$tmp/text" \
-   && grep -q "CB_COLOR1_ATTRIB = 0x00490880" "$tmp/text" \
+   && grep -Eq "CB_COLOR0_ATTRIB +0x00080860" "$tmp/text" \
+   && grep -Eq "CB_COLOR1_ATTRIB +0x00490880" "$tmp/text" \
    && grep -q "SAMPLE_SPLIT" "$tmp/text" && grep -q "FMask" "$tmp/text" && grep -q "CMask" "$tmp/text" \
    && grep -q "Resolve target" "$tmp/text"; then
     pass "walkthrough covers colour, FMask, CMask, resolve; ATTRIB words equal Mesa's (0x00080860, 0x00490880)"

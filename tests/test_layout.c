@@ -19,6 +19,7 @@
 #include <cmocka.h>
 
 #include "cedar/layout.h"
+#include "cedar/pm4.h"
 #include "eg_regs.h"
 
 #define MESA_DIR "tests/data/mesa-r600-msaa8x/"
@@ -93,6 +94,11 @@ static void test_seed_figures(void **state)
     assert_int_equal(m.cmask.alignment, 512);
     /* "(1280 x 768) / (128 x 128) = 60 ... numbered in [0, 59]" */
     assert_int_equal(m.cmask.slice_tile_max, 59);
+    /* "the CMask cache can accommodate control information for 256x128 pixels" */
+    assert_int_equal(m.cmask.cache_width, 256);
+    assert_int_equal(m.cmask.cache_height, 128);
+    assert_int_equal(m.cmask.aligned_width, 1280);
+    assert_int_equal(m.cmask.aligned_height, 768);
 }
 
 /* ---- Mesa's command streams ------------------------------------------- */
@@ -100,7 +106,7 @@ static void test_seed_figures(void **state)
 struct cs_regs {
     uint32_t value[(SPACE_CONTEXT_END - SPACE_CONTEXT_START) / 4];
     bool written[(SPACE_CONTEXT_END - SPACE_CONTEXT_START) / 4];
-    int reloc_of[(SPACE_CONTEXT_END - SPACE_CONTEXT_START) / 4]; /* first NOP after */
+    int reloc_of[(SPACE_CONTEXT_END - SPACE_CONTEXT_START) / 4]; /* relocation index, -1 */
 };
 
 static uint32_t *read_dwords(const char *path, size_t *n)
@@ -120,8 +126,30 @@ static uint32_t *read_dwords(const char *path, size_t *n)
     return buf;
 }
 
-/* Record every SET_CONTEXT_REG write, and for the registers of each such
- * packet, the relocation index carried by the NOP packet that follows it. */
+static int on_reg(void *ctx, const struct eg_pm4_packet *pkt, const struct eg_pm4_reg_write *w)
+{
+    struct cs_regs *regs = ctx;
+    (void)pkt;
+    if (w->offset >= SPACE_CONTEXT_START && w->offset < SPACE_CONTEXT_END) {
+        uint32_t idx = (w->offset - SPACE_CONTEXT_START) / 4;
+        regs->value[idx] = w->value;
+        regs->written[idx] = true;
+    }
+    return 0;
+}
+
+static int on_reloc(void *ctx, const struct eg_pm4_packet *nop, const struct eg_pm4_reloc *r)
+{
+    struct cs_regs *regs = ctx;
+    (void)nop;
+    if (r->tied && r->slot.reg_offset >= SPACE_CONTEXT_START &&
+        r->slot.reg_offset < SPACE_CONTEXT_END)
+        regs->reloc_of[(r->slot.reg_offset - SPACE_CONTEXT_START) / 4] = (int)r->index;
+    return 0;
+}
+
+/* Record every context register write and the relocation index tied to each
+ * address-carrying register, with the project's PM4 walker. */
 static void parse_cs(const char *path, struct cs_regs *regs)
 {
     size_t n;
@@ -129,39 +157,12 @@ static void parse_cs(const char *path, struct cs_regs *regs)
     memset(regs, 0, sizeof(*regs));
     for (size_t i = 0; i < sizeof(regs->reloc_of) / sizeof(regs->reloc_of[0]); i++)
         regs->reloc_of[i] = -1;
-
-    size_t pending_first = 0, pending_count = 0; /* regs of the last SET_CONTEXT_REG */
-    size_t i = 0;
-    while (i < n) {
-        uint32_t h = dw[i];
-        uint32_t type = G_PM4_HEADER__TYPE(h);
-        if (type == V_PM4_TYPE__TYPE2) {
-            i++;
-            continue;
-        }
-        assert_int_equal(type, V_PM4_TYPE__TYPE3);
-        size_t count = G_PM4_TYPE3_HEADER__COUNT(h) + 1;
-        assert_true(i + 1 + count <= n);
-        uint32_t op = G_PM4_TYPE3_HEADER__OPCODE(h);
-        const uint32_t *p = &dw[i + 1];
-        if (op == PKT3_SET_CONTEXT_REG) {
-            size_t first = p[0];
-            assert_true(first + count - 1 <= sizeof(regs->value) / 4);
-            for (size_t k = 1; k < count; k++) {
-                regs->value[first + k - 1] = p[k];
-                regs->written[first + k - 1] = true;
-            }
-            pending_first = first;
-            pending_count = count - 1;
-        } else if (op == PKT3_NOP && pending_count) {
-            /* the first NOP after the packet relocates its first register */
-            regs->reloc_of[pending_first] = (int)(p[0] / 4);
-            pending_count = 0;
-        } else {
-            pending_count = 0;
-        }
-        i += 1 + count;
-    }
+    struct eg_pm4_sink sink = {.ctx = regs, .reg = on_reg, .reloc = on_reloc};
+    struct eg_pm4_error err;
+    int r = eg_pm4_walk(dw, n, NULL, &sink, &err);
+    if (r)
+        print_error("%s: %s\n", path, err.message);
+    assert_int_equal(r, 0);
     free(dw);
 }
 
@@ -489,12 +490,13 @@ static void test_fallback(void **state)
     assert_int_equal(s.mode, CEDAR_MODE_2D_THIN);
     assert_int_equal(s.aligned_width, 32);
 
-    /* the resolve target of a small MSAA surface is 1D, as Mesa asks for it */
+    /* the resolve target of a small MSAA surface falls back to 1D */
     struct cedar_msaa_layout m;
     r.width = 16;
     r.height = 16;
     assert_int_equal(cedar_msaa_layout(&r, &t, &m, NULL), 0);
-    assert_int_equal(m.resolve.requested_mode, CEDAR_MODE_1D_THIN);
+    assert_int_equal(m.resolve.requested_mode, CEDAR_MODE_2D_THIN);
+    assert_int_equal(m.resolve.mode, CEDAR_MODE_1D_THIN);
     assert_int_equal(m.fmask.surf.mode, CEDAR_MODE_2D_THIN);
 }
 

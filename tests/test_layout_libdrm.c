@@ -21,6 +21,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 
 #include <cmocka.h>
 #include <radeon_drm.h>
@@ -133,6 +134,22 @@ static void drm_request(struct radeon_surface *s, unsigned w, unsigned h, unsign
     s->bo_alignment = 1;
 }
 
+/* r600_texture_get_fmask_info(): a copy of the colour surface's flags plus
+ * FMASK, one sample, 1 byte per pixel for 2/4 samples and 4 for 8, the
+ * colour's tiling parameters with bank height 4 for 2/4 samples, and
+ * radeon_surface_init() alone (the winsys skips radeon_surface_best()). */
+static int drm_fmask(struct radeon_surface_manager *man, const struct radeon_surface *color,
+                     struct radeon_surface *fm)
+{
+    drm_request(fm, color->npix_x, color->npix_y, color->nsamples == 8 ? 4 : 1, 1,
+                color->flags | RADEON_SURF_FMASK, RADEON_SURF_MODE_2D);
+    fm->bankw = color->bankw;
+    fm->bankh = color->nsamples <= 4 ? 4 : color->bankh;
+    fm->mtilea = color->mtilea;
+    fm->tile_split = color->tile_split;
+    return radeon_surface_init(man, fm);
+}
+
 /* ---- comparison ------------------------------------------------------- */
 
 struct stats {
@@ -223,17 +240,9 @@ static void check_case(struct stats *st, struct radeon_surface_manager *man,
     if (r->samples == 1 || r->fmask)
         return;
 
-    /* r600_texture_get_fmask_info(): copy of the colour surface's flags plus
-     * FMASK, one sample, its tiling parameters, bankh 4 for 2/4 samples. */
     struct radeon_surface fm;
     unsigned fbpe = r->samples == 8 ? 4 : 1;
-    drm_request(&fm, r->width, r->height, fbpe, 1, drm.flags | RADEON_SURF_FMASK,
-                RADEON_SURF_MODE_2D);
-    fm.bankw = drm.bankw;
-    fm.bankh = r->samples <= 4 ? 4 : drm.bankh;
-    fm.mtilea = drm.mtilea;
-    fm.tile_split = drm.tile_split;
-    int fdrm_r = radeon_surface_init(man, &fm);
+    int fdrm_r = drm_fmask(man, &drm, &fm);
     struct cedar_fmask myf;
     int fmy_r = cedar_fmask_layout(&mine, &myf, &err);
     st->cases++;
@@ -401,12 +410,144 @@ static void test_fake_kernel_is_consulted(void **state)
     assert_int_equal(calls_info_other, 0);
 }
 
+/* ---- cedar-layout --json against libdrm --------------------------------- */
+
+/* The number after "key": inside the object "obj": {...} of a JSON text. */
+static int json_number(const char *json, const char *obj, const char *key, unsigned long long *v)
+{
+    char pat[64];
+    snprintf(pat, sizeof(pat), "\"%s\": {", obj);
+    const char *o = strstr(json, pat);
+    if (!o)
+        return -1;
+    const char *end = strchr(o, '}');
+    snprintf(pat, sizeof(pat), "\"%s\": ", key);
+    const char *k = strstr(o + 1, pat);
+    if (!k || k > end)
+        return -1;
+    char *e;
+    *v = strtoull(k + strlen(pat), &e, 10);
+    return e == k + strlen(pat) ? -1 : 0;
+}
+
+static void compare_json_surface(struct stats *st, const char *json, const char *obj,
+                                 const struct cedar_surface_req *r, const struct cedar_tiling *t,
+                                 const struct radeon_surface *drm, bool is_fmask)
+{
+    static const char *const keys[] = {"width", "height", "bpe", "samples", "pitch_bytes",
+                                       "slice_bytes", "size", "alignment", "tile_split",
+                                       "bankw", "bankh", "mtilea", "slice_tile_max"};
+    const struct radeon_surface_level *l = &drm->level[0];
+    unsigned long long want[] = {l->nblk_x, l->nblk_y, drm->bpe, drm->nsamples, l->pitch_bytes,
+                                 l->slice_size, drm->bo_size,
+                                 is_fmask && drm->bo_alignment < 256 ? 256 : drm->bo_alignment,
+                                 drm->tile_split, drm->bankw, drm->bankh, drm->mtilea,
+                                 mesa_slice_tile_max(l)};
+    for (unsigned i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
+        unsigned long long got;
+        if (json_number(json, obj, keys[i], &got)) {
+            report(st, obj, r, t, keys[i], 0, want[i]);
+            return;
+        }
+        CMP(obj, keys[i], got, want[i]);
+    }
+    char pat[96];
+    snprintf(pat, sizeof(pat), "\"%s\": {\"mode\": \"%s\"", obj,
+             cedar_array_mode_name((enum cedar_array_mode)cedar_mode_of(l->mode)));
+    CMP(obj, "mode (1 = matches)", strstr(json, pat) != NULL, 1);
+}
+
+/* One cedar-layout run against libdrm's answer for the same request. */
+static void check_cli_case(struct stats *st, const struct cedar_surface_req *r,
+                           const struct cedar_tiling *t, uint32_t cfg, const char *json,
+                           int status)
+{
+    struct radeon_surface_manager *man = fake_cedar(cfg);
+    struct radeon_surface drm;
+    /* the MSAA colour surface is never scanout (Mesa); the resolve is */
+    unsigned cflags = r->scanout && r->samples == 1 ? RADEON_SURF_SCANOUT : 0;
+    drm_request(&drm, r->width, r->height, r->bpe, r->samples, cflags, drm_mode(r->mode));
+    int drm_r = radeon_surface_best(man, &drm);
+    if (!drm_r)
+        drm_r = radeon_surface_init(man, &drm);
+    assert_int_equal(drm_r, 0);
+    struct radeon_surface fm, res;
+    int fdrm_r = 0;
+    if (r->samples > 1) {
+        fdrm_r = drm_fmask(man, &drm, &fm);
+        drm_request(&res, r->width, r->height, r->bpe, 1, r->scanout ? RADEON_SURF_SCANOUT : 0,
+                    RADEON_SURF_MODE_2D);
+        assert_int_equal(radeon_surface_best(man, &res), 0);
+        assert_int_equal(radeon_surface_init(man, &res), 0);
+    }
+    radeon_surface_manager_free(man);
+    st->cases++;
+
+    if (fdrm_r) {
+        /* libdrm refuses the FMask: the tool must fail with exit 2 */
+        CMP("cli", "exit status", WIFEXITED(status) ? WEXITSTATUS(status) : 999, 2);
+        st->fmask_fail++;
+        return;
+    }
+    CMP("cli", "exit status", WIFEXITED(status) ? WEXITSTATUS(status) : 999, 0);
+    st->color_ok++;
+    compare_json_surface(st, json, "color", r, t, &drm, false);
+    if (r->samples > 1) {
+        st->fmask_ok++;
+        compare_json_surface(st, json, "fmask", r, t, &fm, true);
+        compare_json_surface(st, json, "resolve", r, t, &res, false);
+    }
+}
+
+/* Run the sanitized cedar-layout for random requests on random Evergreen
+ * configurations and compare its JSON with libdrm, field by field. */
+static void test_cli_json_vs_libdrm(void **state)
+{
+    (void)state;
+    const char *tools = getenv("CEDAR_TOOLS");
+    char tool[512];
+    snprintf(tool, sizeof(tool), "%s/cedar-layout", tools ? tools : "build/san/bin");
+    FILE *probe = fopen(tool, "r");
+    assert_non_null(probe); /* built by `make check` */
+    fclose(probe);
+
+    struct stats st = {0};
+    static const char *const mode_arg[] = {"linear", "1d", "2d"};
+    for (unsigned k = 0; k < 60; k++) {
+        uint32_t cfg = rnd(4) | rnd(3) << 4 | rnd(2) << 8 | rnd(3) << 12;
+        struct cedar_tiling t;
+        assert_int_equal(cedar_tiling_from_config(cfg, &t), 0);
+        struct cedar_surface_req r = {random_size(), random_size(), bpes[rnd(5)],
+                                      sample_counts[rnd(4)], CEDAR_MODE_2D_THIN, rnd(2) != 0,
+                                      false};
+        if (r.samples == 1)
+            r.mode = modes[rnd(3)];
+        char cmd[1024];
+        snprintf(cmd, sizeof(cmd),
+                 "%s --width %u --height %u --bpe %u --samples %u --mode %s%s "
+                 "--tiling-config 0x%04x --json 2>&1", tool, r.width, r.height, r.bpe, r.samples,
+                 mode_arg[r.mode], r.scanout ? " --scanout" : "", cfg);
+        FILE *p = popen(cmd, "r");
+        assert_non_null(p);
+        char json[4096];
+        size_t n = fread(json, 1, sizeof(json) - 1, p);
+        json[n] = 0;
+        int status = pclose(p);
+
+        check_cli_case(&st, &r, &t, cfg, json, status);
+    }
+    print_stats("cedar-layout --json vs libdrm", &st);
+    assert_true(st.color_ok > 30 && st.fmask_ok > 10);
+    assert_int_equal(st.diffs, 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_fake_kernel_is_consulted),
         cmocka_unit_test(test_cedar_edges),
         cmocka_unit_test(test_all_configs_random),
+        cmocka_unit_test(test_cli_json_vs_libdrm),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

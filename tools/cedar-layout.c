@@ -8,6 +8,7 @@
  */
 #include <errno.h>
 #include <inttypes.h>
+#include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -153,7 +154,7 @@ static int make_tiling(const struct options *o, struct cedar_tiling *t)
 {
     if (cedar_tiling_from_config(o->tiling_config, t)) {
         fprintf(stderr,
-                "cedar-layout: tiling config 0x%x is malformed (an Evergreen reports pipes "
+                "cedar-layout: tiling config 0x%04x is malformed (an Evergreen reports pipes "
                 "0-3, banks 0-2, interleave 0-1, row 0-2 in bits 15:0)\n",
                 o->tiling_config);
         return -1;
@@ -223,6 +224,26 @@ static uint32_t attrib_value(const struct cedar_surface *s, unsigned fmask_bankh
            S_CB_COLOR_ATTRIB__FMASK_BANK_HEIGHT(fmask_bankh_enc);
 }
 
+/* One line of the walkthrough: what, its value, why. */
+static void row(const char *label, const char *value, const char *why_fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+static void row(const char *label, const char *value, const char *why_fmt, ...)
+{
+    va_list ap;
+    printf("  %-21s %-15s ", label, value);
+    va_start(ap, why_fmt);
+    vprintf(why_fmt, ap);
+    va_end(ap);
+    printf("\n");
+}
+
+static const char *fmt_u(char *buf, size_t n, const char *fmt, uint64_t v)
+{
+    snprintf(buf, n, fmt, v);
+    return buf;
+}
+#define VAL(fmt, v) fmt_u(vbuf, sizeof(vbuf), fmt, (uint64_t)(v))
+
 static unsigned micro_tile_bytes(const struct cedar_surface *s)
 {
     return 64 * s->bpe * s->samples;
@@ -233,129 +254,166 @@ static void explain_params(const struct cedar_surface *s, const char *role, bool
 {
     const struct cedar_tiling *t = &s->tiling;
     unsigned utb = micro_tile_bytes(s);
+    char vbuf[40];
 
-    printf("  micro tile      8 x 8 px x %u B x %u sample%s = %u B\n", s->bpe, s->samples,
-           s->samples > 1 ? "s" : "", utb);
+    row("micro tile", VAL("%" PRIu64 " B", utb), "8 x 8 px x %u B x %u sample%s", s->bpe,
+        s->samples, s->samples > 1 ? "s" : "");
     if (is_fmask) {
-        printf("  tile split      %u B      copied from the colour surface (Mesa "
-               "r600_texture_get_fmask_info)\n", s->tile_split);
-        printf("  bank width      %u        copied from the colour surface\n", s->bankw);
+        row("tile split", VAL("%" PRIu64 " B", s->tile_split), "copied from the colour surface");
+        row("bank width", VAL("%" PRIu64, s->bankw), "copied from the colour surface");
         if (color->samples <= 4)
-            printf("  bank height     %u        4 for 2 and 4 samples (Mesa)\n", s->bankh);
+            row("bank height", VAL("%" PRIu64, s->bankh), "4 for 2 and 4 samples");
         else
-            printf("  bank height     %u        copied from the colour surface (8 samples)\n",
-                   s->bankh);
-        printf("  macro aspect    %u        copied from the colour surface\n", s->mtilea);
+            row("bank height", VAL("%" PRIu64, s->bankh),
+                "copied from the colour surface (8 samples)");
+        row("macro aspect", VAL("%" PRIu64, s->mtilea), "copied from the colour surface");
         return;
     }
     if (s->requested_mode != CEDAR_MODE_2D_THIN) {
-        printf("  tile split      %u B     libdrm's default for a non-2D request (unused by "
-               "%s tiling; Mesa still writes it to ATTRIB)\n",
-               s->tile_split, s->mode == CEDAR_MODE_1D_THIN ? "1D" : "linear");
-        printf("  bank w/h        %u/%u      defaults: width 1, height doubled until a bank "
-               "holds the %u-B interleave\n", s->bankw, s->bankh, t->group_bytes);
-        printf("  macro aspect    %u        default min(banks %u, 8)\n", s->mtilea, t->banks);
+        row("tile split", VAL("%" PRIu64 " B", s->tile_split),
+            "libdrm's default for a non-2D request (unused by %s tiling; Mesa still writes "
+            "it to ATTRIB)", s->mode == CEDAR_MODE_1D_THIN ? "1D" : "linear");
+        row("bank width", VAL("%" PRIu64, s->bankw), "default 1");
+        row("bank height", VAL("%" PRIu64, s->bankh),
+            "default: doubled from 1 until a bank holds the %u-B interleave", t->group_bytes);
+        row("macro aspect", VAL("%" PRIu64, s->mtilea), "default min(banks %u, 8)", t->banks);
         return;
     }
     if (s->samples > 1)
-        printf("  tile split      %u B     %s: max(2 x %u B x 64, 256) = SAMPLE_SPLIT 2 "
-               "(libdrm eg_surface_best)\n", s->tile_split, role, s->bpe);
+        row("tile split", VAL("%" PRIu64 " B", s->tile_split),
+            "%s: max(2 x %u B x 64, 256), i.e. SAMPLE_SPLIT 2 (libdrm eg_surface_best)", role,
+            s->bpe);
     else
-        printf("  tile split      %u B    single-sample: the DRAM row size (%u KB)\n",
-               s->tile_split, t->row_bytes / 1024);
+        row("tile split", VAL("%" PRIu64 " B", s->tile_split),
+            "single sample: the DRAM row size (%u KB)", t->row_bytes / 1024);
     unsigned tileb = utb < s->tile_split ? utb : s->tile_split;
-    printf("  bank width      %u        libdrm always uses 1 (smallest width alignment)\n",
-           s->bankw);
-    printf("  bank height     %u        tile of %u B: 64 B -> 4, 128/256 B -> 2, else 1; "
-           "then doubled until %u x %u x %u B >= %u-B interleave\n",
-           s->bankh, tileb, s->bankw, s->bankh, tileb, t->group_bytes);
+    row("bank width", VAL("%" PRIu64, s->bankw), "libdrm always uses 1 (least width alignment)");
+    row("bank height", VAL("%" PRIu64, s->bankh),
+        "tile of %u B: 64 B -> 4, 128/256 B -> 2, else 1; doubled until %u x %u x %u B >= "
+        "the %u-B interleave", tileb, s->bankw, s->bankh, tileb, t->group_bytes);
     unsigned how = s->bankh * t->banks / (s->bankw * t->pipes);
-    printf("  macro aspect    %u        bankh x banks / (bankw x pipes) = %u x %u / (%u x %u)"
-           " = %u; 2^(floor(log2 %u) / 2)\n",
-           s->mtilea, s->bankh, t->banks, s->bankw, t->pipes, how, how);
+    row("macro aspect", VAL("%" PRIu64, s->mtilea),
+        "bankh x banks / (bankw x pipes) = %u x %u / (%u x %u) = %u; 2^(floor(log2 %u) / 2)",
+        s->bankh, t->banks, s->bankw, t->pipes, how, how);
 }
 
 static void explain_size(const struct cedar_surface *s)
 {
     const struct cedar_tiling *t = &s->tiling;
+    char vbuf[40];
+
     if (s->mode == CEDAR_MODE_2D_THIN) {
-        printf("  macro tile      %u x %u px  (8 x bankw %u x pipes %u x aspect %u) by "
-               "(8 x bankh %u x banks %u / aspect %u)\n",
-               s->align_x, s->align_y, s->bankw, t->pipes, s->mtilea, s->bankh, t->banks,
-               s->mtilea);
+        snprintf(vbuf, sizeof(vbuf), "%u x %u px", s->align_x, s->align_y);
+        row("macro tile", vbuf, "(8 x bankw %u x pipes %u x aspect %u) by (8 x bankh %u x banks "
+            "%u / aspect %u)", s->bankw, t->pipes, s->mtilea, s->bankh, t->banks, s->mtilea);
         if (s->slices_per_tile > 1)
-            printf("  tile slices     %u        a %u-B micro tile is split into %u slices of "
-                   "%u B\n", s->slices_per_tile, micro_tile_bytes(s), s->slices_per_tile,
-                   s->tile_bytes);
-        printf("  macro tile size %u B   %u x %u micro tiles x %u B%s\n", s->macro_tile_bytes,
-               s->align_x / 8, s->align_y / 8, s->tile_bytes,
-               s->slices_per_tile > 1 ? " (one slice)" : "");
-        printf("  aligned size    %u x %u px  %u x %u rounded up to whole macro tiles\n",
-               s->aligned_width, s->aligned_height, s->width, s->height);
+            row("tile slices", VAL("%" PRIu64, s->slices_per_tile),
+                "the %u-B micro tile is split into %u slices of %u B (the tile split)",
+                micro_tile_bytes(s), s->slices_per_tile, s->tile_bytes);
+        row("macro tile bytes", VAL("%" PRIu64 " B", s->macro_tile_bytes),
+            "%u x %u micro tiles x %u B%s", s->align_x / 8, s->align_y / 8, s->tile_bytes,
+            s->slices_per_tile > 1 ? " (one slice)" : "");
+        snprintf(vbuf, sizeof(vbuf), "%u x %u px", s->aligned_width, s->aligned_height);
+        row("aligned size", vbuf, "%u x %u rounded up to whole macro tiles", s->width, s->height);
     } else if (s->mode == CEDAR_MODE_1D_THIN) {
         if (s->requested_mode == CEDAR_MODE_2D_THIN)
-            printf("  mode            1d       2D requested, but %u x %u px is smaller than one "
-                   "macro tile: libdrm falls back to 1D (single sample, not FMask)\n",
-                   s->width, s->height);
-        printf("  aligned size    %u x %u px  width to max(8, %u-B interleave / (8 x %u B x "
-               "%u))%s = %u, height to 8\n",
-               s->aligned_width, s->aligned_height, t->group_bytes, s->bpe, s->samples,
-               s->scanout ? ", at least 32 (64 for 1-byte) for scanout" : "", s->align_x);
+            row("mode", "1d", "2D requested, but %u x %u px is smaller than one macro tile: "
+                "libdrm falls back to 1D (single sample, not FMask)", s->width, s->height);
+        snprintf(vbuf, sizeof(vbuf), "%u x %u px", s->aligned_width, s->aligned_height);
+        row("aligned size", vbuf, "width to max(8, %u-B interleave / (8 x %u B x %u))%s = %u, "
+            "height to 8", t->group_bytes, s->bpe, s->samples,
+            s->scanout ? ", at least 32 (64 for 1-byte) for scanout" : "", s->align_x);
     } else {
-        printf("  aligned size    %u x %u px  width to max(64, %u-B interleave / %u B) = %u\n",
-               s->aligned_width, s->aligned_height, t->group_bytes, s->bpe, s->align_x);
+        snprintf(vbuf, sizeof(vbuf), "%u x %u px", s->aligned_width, s->aligned_height);
+        row("aligned size", vbuf, "width to max(64, %u-B interleave / %u B) = %u",
+            t->group_bytes, s->bpe, s->align_x);
     }
-    printf("  pitch           %" PRIu64 " B  %u px x %u B x %u sample%s\n", s->pitch_bytes,
-           s->aligned_width, s->bpe, s->samples, s->samples > 1 ? "s" : "");
+    row("pitch", VAL("%" PRIu64 " B", s->pitch_bytes), "%u px x %u B x %u sample%s",
+        s->aligned_width, s->bpe, s->samples, s->samples > 1 ? "s" : "");
     if (s->mode == CEDAR_MODE_2D_THIN)
-        printf("  size            %" PRIu64 " B  %u x %u macro tiles x %u B x %u slice%s\n",
-               s->size, s->aligned_width / s->align_x, s->aligned_height / s->align_y,
-               s->macro_tile_bytes, s->slices_per_tile, s->slices_per_tile > 1 ? "s" : "");
+        row("size", VAL("%" PRIu64 " B", s->size), "%u x %u macro tiles x %u B x %u slice%s",
+            s->aligned_width / s->align_x, s->aligned_height / s->align_y, s->macro_tile_bytes,
+            s->slices_per_tile, s->slices_per_tile > 1 ? "s" : "");
     else
-        printf("  size            %" PRIu64 " B  pitch x %u rows\n", s->size, s->aligned_height);
+        row("size", VAL("%" PRIu64 " B", s->size), "pitch x %u rows", s->aligned_height);
     if (s->mode == CEDAR_MODE_2D_THIN)
-        printf("  alignment       %" PRIu64 " B   one macro tile: max(256, %u)\n", s->alignment,
-               s->macro_tile_bytes);
+        row("alignment", VAL("%" PRIu64 " B", s->alignment), "one macro tile: max(256, %u)",
+            s->macro_tile_bytes);
     else if (s->mode == CEDAR_MODE_1D_THIN && s->requested_mode == CEDAR_MODE_2D_THIN)
-        printf("  alignment       %" PRIu64 " B   the 2D macro tile's, kept by libdrm after "
-               "the fallback\n", s->alignment);
+        row("alignment", VAL("%" PRIu64 " B", s->alignment),
+            "the 2D macro tile's, which libdrm keeps after the fallback");
     else
-        printf("  alignment       %" PRIu64 " B   max(256, %u-B interleave)\n", s->alignment,
-               t->group_bytes);
+        row("alignment", VAL("%" PRIu64 " B", s->alignment), "max(256, %u-B interleave)",
+            t->group_bytes);
 }
 
 static void explain_registers(const struct cedar_surface *s, const char *cb,
-                              unsigned fmask_bankh)
+                              unsigned fmask_bankh_enc)
 {
-    printf("  %s_PITCH.TILE_MAX = %u (0x%X)   %u / 8 - 1\n", cb, s->pitch_tile_max,
-           s->pitch_tile_max, s->aligned_width);
-    printf("  %s_SLICE.TILE_MAX = %u (0x%X)   %u x %u / 64 - 1\n", cb, s->slice_tile_max,
-           s->slice_tile_max, s->aligned_width, s->aligned_height);
-    printf("  %s_ATTRIB = 0x%08X   TILE_SPLIT %u (%u B) NUM_BANKS %u (%u) BANK_WIDTH %u "
-           "BANK_HEIGHT %u MACRO_TILE_ASPECT %u FMASK_BANK_HEIGHT %u\n",
-           cb, attrib_value(s, fmask_bankh), s->tile_split_enc, s->tile_split, s->num_banks_enc,
-           s->tiling.banks, s->bankw_enc, s->bankh_enc, s->mtilea_enc, fmask_bankh);
+    char label[40], vbuf[40];
+
+    snprintf(label, sizeof(label), "%s_PITCH", cb);
+    row(label, VAL("0x%" PRIX64, s->pitch_tile_max), "TILE_MAX %u = %u / 8 - 1",
+        s->pitch_tile_max, s->aligned_width);
+    snprintf(label, sizeof(label), "%s_SLICE", cb);
+    row(label, VAL("0x%" PRIX64, s->slice_tile_max), "TILE_MAX %u = %u x %u / 64 - 1",
+        s->slice_tile_max, s->aligned_width, s->aligned_height);
+    snprintf(label, sizeof(label), "%s_ATTRIB", cb);
+    row(label, VAL("0x%08" PRIX64, attrib_value(s, fmask_bankh_enc)),
+        "TILE_SPLIT %u (%u B), NUM_BANKS %u (%u), BANK_WIDTH %u, BANK_HEIGHT %u, "
+        "MACRO_TILE_ASPECT %u, FMASK_BANK_HEIGHT %u",
+        s->tile_split_enc, s->tile_split, s->num_banks_enc, s->tiling.banks, s->bankw_enc,
+        s->bankh_enc, s->mtilea_enc, fmask_bankh_enc);
 }
 
 static void explain_cmask(const struct cedar_msaa_layout *m)
 {
     const struct cedar_tiling *t = &m->color.tiling;
+    const struct cedar_cmask *c = &m->cmask;
     unsigned tiles = 1024 / 4 * t->pipes;
+    char vbuf[40];
+
     printf("\nCMask (Mesa r600_texture_get_cmask_info)%s\n",
-           m->color.samples > 1 ? "" : ": in its own buffer, if Mesa fast-clears it");
-    printf("  4 bits per 8x8-px tile; cache of 1024 bits per pipe x %u pipe%s = %u tiles = "
-           "%u px\n", t->pipes, t->pipes > 1 ? "s" : "", tiles, tiles * 64);
-    printf("  size            %" PRIu64 " B  (%u x %u px aligned to the cache tile) / 64 x 4 "
-           "bits, rounded to pipes x interleave = %u B\n",
-           m->cmask.size, m->color.width, m->color.height, t->pipes * t->group_bytes);
-    printf("  alignment       %" PRIu64 " B   max(256, %u pipes x %u B)\n", m->cmask.alignment,
-           t->pipes, t->group_bytes);
-    printf("  CB_COLOR0_CMASK_SLICE.TILE_MAX = %u (0x%X)   128x128-px tiles - 1\n",
-           m->cmask.slice_tile_max, m->cmask.slice_tile_max);
+           m->color.samples > 1 ? "" : ": in a buffer of its own, if Mesa fast-clears it");
+    snprintf(vbuf, sizeof(vbuf), "%u x %u px", c->cache_width, c->cache_height);
+    row("cache tile", vbuf, "4 bits per 8x8-px tile; 1024 bits per pipe x %u pipe%s = %u tiles "
+        "= %u px, power-of-two width >= sqrt", t->pipes, t->pipes > 1 ? "s" : "", tiles,
+        tiles * 64);
+    snprintf(vbuf, sizeof(vbuf), "%u x %u px", c->aligned_width, c->aligned_height);
+    row("covered", vbuf, "%u x %u rounded up to whole cache tiles", m->color.width,
+        m->color.height);
+    row("size", VAL("%" PRIu64 " B", c->size),
+        "%u x %u / 64 tiles x 4 bits / 8, rounded up to pipes x interleave = %u B",
+        c->aligned_width, c->aligned_height, t->pipes * t->group_bytes);
+    row("alignment", VAL("%" PRIu64 " B", c->alignment), "max(256, %u pipes x %u B)", t->pipes,
+        t->group_bytes);
+    row("CMASK_SLICE", VAL("0x%" PRIX64, c->slice_tile_max),
+        "TILE_MAX %u = %u x %u / (128 x 128) - 1", c->slice_tile_max, c->aligned_width,
+        c->aligned_height);
     if (m->color.samples > 1)
-        printf("  offset          %" PRIu64 " (0x%" PRIX64 ")  after the FMask, aligned "
-               "(CB_COLOR0_CMASK = 0x%" PRIX64 ")\n",
-               m->cmask.offset, m->cmask.offset, m->cmask.offset >> 8);
+        row("offset", VAL("0x%" PRIX64, c->offset),
+            "%" PRIu64 ": after the FMask, aligned to %" PRIu64 " (CB_COLOR0_CMASK = 0x%" PRIX64
+            ")", c->offset, c->alignment, c->offset >> 8);
+}
+
+static void explain_fmask(const struct cedar_msaa_layout *m)
+{
+    const struct cedar_fmask *f = &m->fmask;
+    const struct cedar_surface *c = &m->color;
+    char vbuf[40];
+
+    printf("\nFMask (Mesa r600_texture_get_fmask_info: a 2D single-sample surface, %u B/px "
+           "for %u samples; libdrm radeon_surface_init with RADEON_SURF_FMASK)\n",
+           f->surf.bpe, c->samples);
+    explain_params(&f->surf, "FMask", true, c);
+    explain_size(&f->surf);
+    row("offset", VAL("0x%" PRIX64, f->offset),
+        "%" PRIu64 ": colour size %" PRIu64 " aligned to %" PRIu64 " (CB_COLOR0_FMASK = 0x%"
+        PRIX64 ")", f->offset, c->size, f->surf.alignment, f->offset >> 8);
+    row("FMASK_SLICE", VAL("0x%" PRIX64, f->slice_tile_max), "TILE_MAX %u = %u x %u / 64 - 1",
+        f->slice_tile_max, f->surf.aligned_width, f->surf.aligned_height);
+    row("FMASK_BANK_HEIGHT", VAL("%" PRIu64, f->bank_height_enc),
+        "ATTRIB field: log2(bank height %u)", f->bank_height);
 }
 
 static void print_text(const struct cedar_msaa_layout *m)
@@ -373,41 +431,24 @@ static void print_text(const struct cedar_msaa_layout *m)
     explain_params(c, "MSAA colour", false, NULL);
     explain_size(c);
     explain_registers(c, "CB_COLOR0", msaa ? m->fmask.bank_height_enc : c->bankh_enc);
-
-    if (msaa) {
-        const struct cedar_fmask *f = &m->fmask;
-        printf("\nFMask (Mesa r600_texture_get_fmask_info: a 2D surface, 1 sample, %u B/px "
-               "for %u samples)\n", f->surf.bpe, c->samples);
-        explain_params(&f->surf, "FMask", true, c);
-        explain_size(&f->surf);
-        printf("  offset          %" PRIu64 " (0x%" PRIX64 ")  colour size %" PRIu64
-               " aligned to %" PRIu64 " (CB_COLOR0_FMASK = 0x%" PRIX64 ")\n",
-               f->offset, f->offset, c->size, f->surf.alignment, f->offset >> 8);
-        printf("  CB_COLOR0_FMASK_SLICE.TILE_MAX = %u (0x%X)   %u x %u / 64 - 1\n",
-               f->slice_tile_max, f->slice_tile_max, f->surf.aligned_width,
-               f->surf.aligned_height);
-        printf("  ATTRIB.FMASK_BANK_HEIGHT = %u (bank height %u)\n", f->bank_height_enc,
-               f->bank_height);
-    }
+    if (msaa)
+        explain_fmask(m);
     explain_cmask(m);
-    if (msaa) {
-        printf("\nBuffer: colour at 0, FMask at %" PRIu64 ", CMask at %" PRIu64
-               ": total %" PRIu64 " B (the winsys rounds the BO to %" PRIu64 " B)\n",
-               m->fmask.offset, m->cmask.offset, m->total_size,
-               (m->total_size + 4095) / 4096 * 4096);
-        const struct cedar_surface *r = &m->resolve;
-        printf("\nResolve target %ux%u, %u B/px, 1 sample, %s%s (its own buffer; Mesa asks "
-               "for %s)\n",
-               r->width, r->height, r->bpe, cedar_array_mode_name(r->mode),
-               r->scanout ? ", scanout" : "", cedar_array_mode_name(r->requested_mode));
-        explain_params(r, "resolve", false, NULL);
-        explain_size(r);
-        explain_registers(r, "CB_COLOR1", r->bankh_enc);
-        printf("  CB_COLOR1_FMASK_SLICE.TILE_MAX = %u   no FMask: Mesa repeats the slice\n",
-               r->slice_tile_max);
-    } else {
+    if (!msaa) {
         printf("\nBuffer: colour only, %" PRIu64 " B\n", m->total_size);
+        return;
     }
+    printf("\nBuffer: colour at 0, FMask at %" PRIu64 ", CMask at %" PRIu64 ": total %" PRIu64
+           " B (the winsys rounds the BO up to %" PRIu64 " B)\n",
+           m->fmask.offset, m->cmask.offset, m->total_size, (m->total_size + 4095) / 4096 * 4096);
+    const struct cedar_surface *r = &m->resolve;
+    printf("\nResolve target %ux%u, %u B/px, 1 sample, %s%s (a buffer of its own)\n", r->width,
+           r->height, r->bpe, cedar_array_mode_name(r->mode), r->scanout ? ", scanout" : "");
+    explain_params(r, "resolve", false, NULL);
+    explain_size(r);
+    explain_registers(r, "CB_COLOR1", r->bankh_enc);
+    row("CB_COLOR1_FMASK_SLICE", "(= SLICE)", "no FMask: Mesa repeats the slice and the bank "
+        "height");
 }
 
 int main(int argc, char **argv)

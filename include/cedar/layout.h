@@ -21,7 +21,8 @@ struct cedar_tiling {
 
 /* Decode a RADEON_INFO_TILING_CONFIG value (Evergreen layout: bits 3:0 pipes,
  * 7:4 banks, 11:8 interleave, 15:12 row size).  Returns 0, or -1 when a field
- * holds a value no Evergreen reports (then *out is untouched). */
+ * holds a value no Evergreen reports or a bit above 15 is set (then *out is
+ * untouched; libdrm would substitute defaults and disable 2D tiling). */
 int cedar_tiling_from_config(uint32_t tiling_config, struct cedar_tiling *out);
 
 /* What the radeon kernel reports for an HD 7350 (Cedar): 2 pipes, 8 banks,
@@ -98,6 +99,9 @@ struct cedar_fmask {
 };
 
 struct cedar_cmask {
+    unsigned cache_width, cache_height; /* pixels one CMask cache line covers
+                                           (256x128 on a 2-pipe Cedar) */
+    unsigned aligned_width, aligned_height; /* requested size aligned to it */
     uint64_t offset;              /* within the MSAA buffer */
     uint64_t size;
     uint64_t alignment;
@@ -106,9 +110,9 @@ struct cedar_cmask {
 
 /* The MSAA allocation as Mesa makes it: one buffer, colour samples at 0,
  * then FMask, then CMask, each at its alignment; plus the resolve target
- * (a separate single-sample buffer, requested the way Mesa's
- * r600_choose_tiling() would: 1D when width or height <= 16, else 2D, with
- * the request's scanout flag; the MSAA surface itself is never scanout).
+ * (a separate single-sample buffer of the same size and bpe, requested 2D
+ * with the request's scanout flag, so that libdrm falls back to 1D when it
+ * is smaller than a macro tile; the MSAA surface itself is never scanout).
  * With samples == 1 there is no FMask and no resolve target; the CMask is
  * then the one Mesa puts in a buffer of its own when it fast-clears a
  * single-sample surface (offset 0), and total_size is the colour size. */

@@ -63,6 +63,10 @@ int cedar_cmask_layout(const struct cedar_surface *color, struct cedar_cmask *ou
     uint64_t pixels = (uint64_t)pitch * height;
     uint64_t slice_bytes = ((pixels * CMASK_BITS_PER_TILE + 7) / 8) / LAYOUT_MICRO_TILE_PIXELS;
 
+    out->cache_width = line_w;
+    out->cache_height = line_h;
+    out->aligned_width = pitch;
+    out->aligned_height = height;
     out->offset = 0;
     out->slice_tile_max = (unsigned)(pixels / CMASK_SLICE_TILE_PIXELS) - 1;
     out->alignment = base_align > CMASK_MIN_ALIGN ? base_align : CMASK_MIN_ALIGN;

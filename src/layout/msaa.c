@@ -2,11 +2,14 @@
  * r600_texture_allocate_fmask() then r600_texture_allocate_cmask()): the
  * colour samples at offset 0, the FMask at the colour size aligned to the
  * FMask alignment, the CMask after it at the CMask alignment, all in one
- * buffer; the resolve target is a separate single-sample surface. */
+ * buffer; the resolve target is a separate single-sample surface.
+ *
+ * The resolve target is requested 2D and left to libdrm's fallback.  Mesa's
+ * r600_choose_tiling() would already ask for 1D when width or height <= 16;
+ * on a Cedar libdrm falls back to 1D for all of those anyway, so the two
+ * differ only in the (unused) 2D parameters and the base alignment libdrm
+ * keeps after a fallback. */
 #include "layout_priv.h"
-
-/* r600_choose_tiling(): "Make small textures 1D tiled." */
-#define MESA_SMALL_TEXTURE_DIM 16u
 
 int cedar_msaa_layout(const struct cedar_surface_req *req, const struct cedar_tiling *t,
                       struct cedar_msaa_layout *out, struct cedar_layout_err *err)
@@ -45,9 +48,7 @@ int cedar_msaa_layout(const struct cedar_surface_req *req, const struct cedar_ti
         .height = req->height,
         .bpe = req->bpe,
         .samples = 1,
-        .mode = (req->width <= MESA_SMALL_TEXTURE_DIM || req->height <= MESA_SMALL_TEXTURE_DIM)
-                    ? CEDAR_MODE_1D_THIN
-                    : CEDAR_MODE_2D_THIN,
+        .mode = CEDAR_MODE_2D_THIN,
         .scanout = req->scanout,
         .fmask = false,
     };
