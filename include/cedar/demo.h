@@ -73,7 +73,7 @@ struct cedar_demo_plan {
     struct cedar_demo_ib ibs[CEDAR_DEMO_MAX_IBS];
     unsigned nibs;
     /* owned contents */
-    float *vertices;          /* x, y, z, w, r, g, b, a per vertex */
+    uint8_t *vertices;        /* the vertex buffer contents */
     size_t vertices_size;
     uint32_t *shader_code;
     size_t shader_size;
@@ -118,6 +118,9 @@ int cedar_demo_run(struct cedar_dev *dev, const struct cedar_demo_plan *plan,
                    const struct cedar_demo_hook *hook, struct cedar_demo_result *res,
                    char *err, size_t errlen);
 void cedar_demo_result_free(struct cedar_demo_result *res);
+
+/* Opens the virtual Cedar behind the ioctl seam.  0, or -1 with a reason. */
+int cedar_demo_open_virtual(struct cedar_dev **dev, char *err, size_t errlen);
 
 /* Output files in dir (created if missing): frame.png, frame.tiled.bin,
  * msaa.color.bin, msaa.fmask.bin, msaa.cmask.bin, edge-zoom.png,
