@@ -62,3 +62,35 @@ if [ "$rc" -eq 1 ] && grep -q "not a DRM device" "$tmp/err" && [ ! -e "$tmp/o" ]
 else
     fail "--device /dev/null: exit $rc, $(cat "$tmp/err")"
 fi
+
+# --dry-run --dump-cs: the streams for 1, 2, 4, 8 samples decode with nothing
+# unknown (cedar-pm4 exits 0 only then), and each has its relocation list.
+PM4="${CEDAR_TOOLS:-build/san/bin}/cedar-pm4"
+for s in 1 2 4 8; do
+    d="$tmp/cs$s"
+    if ! "$TOOL" --dry-run --samples "$s" --dump-cs "$d" >"$tmp/out" 2>"$tmp/err"; then
+        fail "--dry-run --samples $s: $(cat "$tmp/err")"
+        continue
+    fi
+    want=4; [ "$s" -eq 1 ] && want=2
+    n=$(ls "$d"/cs_*.bin 2>/dev/null | wc -l)
+    ok=1
+    [ "$n" -eq "$want" ] || ok=0
+    for f in "$d"/cs_*.bin; do
+        "$PM4" "$f" >"$tmp/dec" 2>&1 || ok=0
+        r="${f%.bin}.relocs.txt"
+        [ -s "$r" ] && grep -Eq '^0 (msaa|color) [0-9]+ ' "$r" || ok=0
+    done
+    if [ "$ok" -eq 1 ]; then
+        pass "--dry-run --samples $s --dump-cs: $n streams, all decode, relocation lists"
+    else
+        fail "--dry-run --samples $s --dump-cs: $n streams (want $want) or a stream does not decode"
+    fi
+done
+# the summary names the streams and their sizes
+if "$TOOL" --dry-run >"$tmp/out" 2>&1 && grep -q "command buffers: 4 (init" "$tmp/out" \
+   && grep -q "FMask at 0x1cc0000" "$tmp/out"; then
+    pass "--dry-run summary: four command buffers, FMask where Mesa puts it"
+else
+    fail "--dry-run summary: $(cat "$tmp/out")"
+fi
