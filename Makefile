@@ -55,6 +55,11 @@ TEST_COMMON_OBJS := $(TEST_COMMON:%.c=$(BUILD)/san/%.o)
 .PHONY: all check run bench clean install-deps deps build-all build-tests test-run run-inner bench-inner
 .DEFAULT_GOAL := all
 
+# Build in parallel on every core unless the caller chose -j.
+ifeq ($(filter -j%,$(MAKEFLAGS)),)
+MAKEFLAGS += -j$(shell nproc 2>/dev/null || echo 2)
+endif
+
 all: deps
 	@$(MAKE) --no-print-directory build-all
 

@@ -1,0 +1,115 @@
+/* The virtual Cedar's renderer: everything a DRAW does after the command
+ * processor has decoded it.  Vertex grouping (VGT), the vertex and pixel
+ * shader stages (through the shader interface below), rasterisation with
+ * MSAA coverage, interpolation set-up (SPI), and the colour block (CB) with
+ * CMask / FMask compression, blending and the CB_COLOR_CONTROL special modes
+ * (CB_RESOLVE, CB_ELIMINATE_FAST_CLEAR, CB_FMASK_DECOMPRESS: on Evergreen
+ * each of those is a draw, so there is no separate entry point for them).
+ *
+ * Inputs are the register file and the memory accessor of cedar/vc_hw.h;
+ * every surface access goes through the tiling address map (cedar/tiling.h).
+ */
+#ifndef CEDAR_RENDER_H
+#define CEDAR_RENDER_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "cedar/vc_hw.h"
+
+/* ---- the shader stages, as the renderer calls them ------------------------
+ *
+ * The renderer runs the vertex stage once per vertex (the fetch shader and
+ * the vertex shader: SQ_PGM_START_FS / _VS) and the pixel stage once per
+ * covered pixel (or sample).  They are reached through this table so that the
+ * rasteriser and colour block can be tested with a stand-in; the real stages
+ * are the Evergreen interpreter (src/shader), which vc_render_new() installs.
+ */
+
+#define VC_RENDER_MAX_PARAMS 32   /* SPI_PS_INPUT_CNTL_0..31, PARAM exports 0..31 */
+#define VC_RENDER_MAX_TARGETS 8   /* colour exports / CB_COLOR0..7 */
+
+/* One vertex as the vertex stage leaves it. */
+struct vc_vertex_out {
+    float pos[4];                                /* POS export 0: clip-space x, y, z, w */
+    uint32_t param_mask;                         /* bit n: PARAM export n written */
+    float param[VC_RENDER_MAX_PARAMS][4];        /* PARAM exports */
+};
+
+/* What the SPI hands the pixel stage for one primitive: the value of each PS
+ * input (SPI_PS_INPUT_CNTL_n, matched to a vertex-shader export by semantic,
+ * or its DEFAULT_VAL) at the primitive's three vertices, and whether it is flat. */
+struct vc_prim_inputs {
+    unsigned num_inputs;                         /* SPI_PS_IN_CONTROL_0.NUM_INTERP */
+    float attr[VC_RENDER_MAX_PARAMS][3][4];      /* input n at vertex 0, 1, 2 */
+    bool flat[VC_RENDER_MAX_PARAMS];             /* FLAT_SHADE: the provoking vertex's value */
+    bool front_face;
+};
+
+/* Barycentric pairs (i, j): weights of vertex 1 and vertex 2 (vertex 0 gets
+ * 1 - i - j), for each place SPI_BARYC_CNTL can ask for. */
+enum vc_baryc {
+    VC_BARYC_PERSP_CENTER,
+    VC_BARYC_PERSP_CENTROID,
+    VC_BARYC_PERSP_SAMPLE,
+    VC_BARYC_LINEAR_CENTER,
+    VC_BARYC_LINEAR_CENTROID,
+    VC_BARYC_LINEAR_SAMPLE,
+    VC_BARYC_COUNT
+};
+
+/* One pixel (or sample) the pixel stage runs for. */
+struct vc_pixel_in {
+    unsigned x, y;                 /* pixel */
+    unsigned sample;               /* the sample when shading per sample, else 0 */
+    float ij[VC_BARYC_COUNT][2];
+    float pos[4];                  /* window x, y (of the shading point), z, 1/w */
+    uint32_t coverage;             /* samples covered (bit s = sample s) */
+};
+
+struct vc_pixel_out {
+    float color[VC_RENDER_MAX_TARGETS][4]; /* colour exports 0.. (RGBA as exported) */
+    unsigned num_colors;                   /* how many colour exports the shader made */
+    bool killed;                           /* KILL: the pixel writes nothing */
+};
+
+struct vc_shader_ops {
+    void *ctx;
+    /* Run the vertex stage for vertex `index` (after VGT index offset / base
+     * vertex) of instance `instance`.  0, or -1 with a reason in err (for an
+     * unsupported instruction: the shader, PC and opcode). */
+    int (*vertex)(void *ctx, const struct vc_regs *regs, const struct vc_mem *mem,
+                  uint32_t index, uint32_t instance, struct vc_vertex_out *out,
+                  struct vc_draw_err *err);
+    /* Run the pixel stage for one pixel of a primitive. */
+    int (*pixel)(void *ctx, const struct vc_regs *regs, const struct vc_mem *mem,
+                 const struct vc_prim_inputs *prim, const struct vc_pixel_in *in,
+                 struct vc_pixel_out *out, struct vc_draw_err *err);
+};
+
+/* ---- the renderer ---------------------------------------------------------- */
+
+struct vc_render;
+
+/* A renderer with the Evergreen shader interpreter as its shader stages.
+ * NULL when out of memory. */
+struct vc_render *vc_render_new(void);
+void vc_render_free(struct vc_render *r);
+
+/* Replace the shader stages (tests; *ops is copied).  NULL restores the
+ * default. */
+void vc_render_set_shaders(struct vc_render *r, const struct vc_shader_ops *ops);
+
+/* Execute one draw with the state in regs.  Returns 0, or -1 with a one-line
+ * reason in err; a draw that fails may have written part of its output (as
+ * the hardware would have), never memory outside the surfaces it targets. */
+int vc_render_draw(struct vc_render *r, const struct vc_regs *regs, const struct vc_mem *mem,
+                   const struct vc_draw *draw, struct vc_draw_err *err);
+
+/* Counters since vc_render_new (for tests and the benchmark). */
+struct vc_render_stats {
+    uint64_t draws, vertices, primitives, pixels_shaded, samples_written;
+};
+void vc_render_get_stats(const struct vc_render *r, struct vc_render_stats *out);
+
+#endif
