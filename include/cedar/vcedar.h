@@ -99,7 +99,8 @@ struct vcedar_opts {
     uint64_t vram_size;        /* 0: 512 MiB */
     uint64_t vram_visible;     /* 0: 256 MiB */
     uint64_t gtt_size;         /* 0: 512 MiB */
-    vc_draw_fn draw;           /* NULL: count draws only */
+    vc_draw_fn draw;           /* NULL: the renderer (src/render) */
+    bool no_render;            /* draws are validated and counted, not drawn */
     void *draw_ctx;
 };
 
@@ -120,11 +121,18 @@ void vcedar_set_trace(struct vcedar *vc, FILE *trace);
 /* The reason the last CS was rejected (code VC_OK when it was accepted). */
 const struct vc_error *vcedar_last_error(const struct vcedar *vc);
 
+/* The first execution fault (a bad address, a draw the renderer refused,
+ * a WAIT_REG_MEM that would hang) since the model was created or
+ * vcedar_exec_raw() was last called; code VC_OK when none.  Faults do not
+ * fail the CS ioctl: the kernel had accepted the submission. */
+const struct vc_error *vcedar_exec_error(const struct vcedar *vc);
+
 /* Statistics the tests and tools look at. */
 struct vcedar_stats {
     uint64_t cs_submitted, cs_rejected;
     uint64_t packets, draws, cp_dma_bytes, dma_bytes;
-    uint64_t fences;           /* EVENT_WRITE_EOP / MEM_WRITE / fence writes done */
+    uint64_t fences;           /* EVENT_WRITE_EOP / _EOS / MEM_WRITE / DMA fence writes done */
+    uint64_t exec_errors;      /* execution faults (see vcedar_exec_error) */
     uint64_t clock;            /* the virtual GPU clock (27 MHz ticks, as RADEON_INFO_TIMESTAMP) */
 };
 void vcedar_stats(const struct vcedar *vc, struct vcedar_stats *out);

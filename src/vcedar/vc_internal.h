@@ -8,6 +8,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "cedar/pm4.h"
+#include "cedar/render.h"
 #include "cedar/vc_hw.h"
 #include "cedar/vcedar.h"
 
@@ -85,8 +87,10 @@ struct vcedar {
     uint64_t next_mmap_offset;
 
     struct vc_cp cp;
+    struct vc_render *render;  /* the default renderer (opts.draw == NULL) */
     struct vcedar_stats stats;
-    struct vc_error last_error;
+    struct vc_error last_error;  /* why the last CS was rejected */
+    struct vc_error exec_error;  /* the first execution fault since the last reset */
 };
 
 /* vc_bo.c */
@@ -113,6 +117,16 @@ int vc_dma_exec(struct vcedar *vc, const uint32_t *ib, size_t ndw, struct vc_err
 
 /* The vc_mem view of memory handed to the renderer. */
 struct vc_mem vc_mem_view(struct vcedar *vc);
+
+/* vc_trace.c: --trace output */
+void vc_trace_packet(FILE *f, const struct eg_pm4_packet *p);
+void vc_trace_reg(FILE *f, const struct eg_pm4_packet *p, const struct eg_pm4_reg_write *w);
+void vc_trace_draw(FILE *f, const struct vc_regs *regs, const struct vc_draw *d);
+void vc_trace_dma(FILE *f, size_t offset, const uint32_t *pkt, const char *what);
+
+/* vc_render_glue.c: vc_render_draw() with the vc_draw_fn signature */
+int vc_render_draw_adapter(void *ctx, const struct vc_regs *regs, const struct vc_mem *mem,
+                           const struct vc_draw *draw, struct vc_draw_err *err);
 
 /* vc_error.c */
 int vc_fail(struct vc_error *err, enum vc_err_code code, uint32_t dword, const char *what,
