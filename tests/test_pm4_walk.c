@@ -91,7 +91,7 @@ static void round_trip(void **state)
     cedar_cmdbuf_reloc(&cb, 12, 0, RADEON_GEM_DOMAIN_VRAM, 0);
     /* a vertex buffer descriptor: word 7 TYPE = valid buffer */
     uint32_t vb[8] = { 0x100, 0xFF, 0, 0, 0, 0, 0,
-                       S_RELOC_RESOURCE_WORD7__TYPE(V_RELOC_RESOURCE_TYPE__VALID_BUFFER) };
+                       S_SQ_TEX_RESOURCE_WORD7__TYPE(V_SQ_TEX_VTX_TYPE__SQ_TEX_VTX_VALID_BUFFER) };
     /* resource 160, the first vertex-fetch slot: 8 dwords each */
     cedar_cmdbuf_set_resource(&cb, SPACE_RESOURCE_START + 160 * 8 * 4, vb, 8);
     cedar_cmdbuf_reloc(&cb, 15, RADEON_GEM_DOMAIN_GTT, 0, 0);

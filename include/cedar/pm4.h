@@ -46,6 +46,8 @@ enum eg_pm4_errcode {
                                  SET_* without a register, SET_RESOURCE not 8n, ...) */
     EG_PM4_ERR_BAD_RANGE,     /* a SET_* register range outside its address space */
     EG_PM4_ERR_ABORTED,       /* a sink callback returned non-zero */
+    EG_PM4_ERR_UNKNOWN_PACKET,/* DMA ring: a command whose length the database does not
+                                 give, so the rest cannot be framed */
 };
 
 struct eg_pm4_error {
@@ -138,6 +140,28 @@ const struct eg_reg *eg_pm4_reg_in_space(uint32_t offset, const struct eg_space 
 /* The register-writing space of a type-3 opcode (SET_CONTEXT_REG -> context),
  * NULL for other opcodes. */
 const struct eg_space *eg_pm4_space_of_packet(unsigned opcode);
+
+/* --- the asynchronous DMA ring ---------------------------------------------
+ * DMA-ring buffers are not PM4: each packet is a DMA_HEADER (CMD, SUB_CMD,
+ * COUNT) and a length given by the command (regs/dma.regs, from the kernel's
+ * evergreen_dma_cs_parse).  Their relocations carry no NOP: the kernel takes
+ * the relocation list in order, one per address. */
+struct eg_dma_packet {
+    size_t offset;                 /* dword offset of the header */
+    uint32_t header;
+    unsigned cmd, sub_cmd, count;  /* DMA_HEADER fields */
+    const char *name;              /* DMA_CMD value name; NULL when unknown */
+    const char *sub_name;          /* WRITE / COPY sub-command name; NULL when none */
+    const uint32_t *payload;       /* the dwords after the header */
+    size_t npayload;
+};
+
+/* Walks dw[0..ndw) as DMA-ring packets, calling cb (may be NULL) for each;
+ * cb returning non-zero stops with EG_PM4_ERR_ABORTED.  Errors as eg_pm4_walk,
+ * plus EG_PM4_ERR_UNKNOWN_PACKET for a command of unknown length. */
+int eg_dma_walk(const uint32_t *dw, size_t ndw,
+                int (*cb)(void *ctx, const struct eg_dma_packet *pkt), void *ctx,
+                struct eg_pm4_error *err);
 
 /* "truncated", "reserved type", ... */
 const char *eg_pm4_errcode_name(enum eg_pm4_errcode code);

@@ -36,6 +36,7 @@ const char *eg_pm4_errcode_name(enum eg_pm4_errcode code)
     case EG_PM4_ERR_BAD_COUNT: return "bad count";
     case EG_PM4_ERR_BAD_RANGE: return "register range outside its space";
     case EG_PM4_ERR_ABORTED: return "stopped by the sink";
+    case EG_PM4_ERR_UNKNOWN_PACKET: return "unknown packet length";
     }
     return "unknown error";
 }

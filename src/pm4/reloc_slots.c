@@ -58,10 +58,11 @@ static bool reg_takes_reloc(const struct eg_reg *r, const struct eg_pm4_opts *op
     /* The kernel reads the buffer's tiling flags from the relocation of
      * CB_COLORn_ATTRIB always, of CB_COLORn_INFO and DB_Z_INFO only without
      * RADEON_CS_KEEP_TILING_FLAGS. */
-    if (is_cb_color_reg(r->name, "ATTRIB"))
+    if ((r->flags & EG_REGF_RELOC_TILING_ALWAYS) || is_cb_color_reg(r->name, "ATTRIB"))
         return true;
     if (opts->tiling_from_relocs &&
-        (is_cb_color_reg(r->name, "INFO") || strcmp(r->name, "DB_Z_INFO") == 0))
+        ((r->flags & EG_REGF_RELOC_TILING) || is_cb_color_reg(r->name, "INFO") ||
+         strcmp(r->name, "DB_Z_INFO") == 0))
         return true;
     return false;
 }
@@ -100,15 +101,15 @@ static void resource_slots(struct collector *c, const struct eg_pm4_packet *pkt)
 {
     for (size_t g = 1; g + RES_DWORDS <= pkt->npayload; g += RES_DWORDS) {
         const uint32_t *w = pkt->payload + g;
-        switch (G_RELOC_RESOURCE_WORD7__TYPE(w[RES_WORD7])) {
-        case V_RELOC_RESOURCE_TYPE__VALID_TEXTURE: {
-            unsigned dim = G_RELOC_TEX_RESOURCE_WORD0__DIM(w[RES_WORD0]);
-            bool msaa = dim == V_RELOC_TEX_DIM__DIM_2D_MSAA || dim == V_RELOC_TEX_DIM__DIM_2D_ARRAY_MSAA;
+        switch (G_SQ_TEX_RESOURCE_WORD7__TYPE(w[RES_WORD7])) {
+        case V_SQ_TEX_VTX_TYPE__SQ_TEX_VTX_VALID_TEXTURE: {
+            unsigned dim = G_SQ_TEX_RESOURCE_WORD0__DIM(w[RES_WORD0]);
+            bool msaa = dim == V_SQ_TEX_DIM__SQ_TEX_DIM_2D_MSAA || dim == V_SQ_TEX_DIM__SQ_TEX_DIM_2D_ARRAY_MSAA;
             resource_slot(c, pkt, g + RES_WORD2, "texture BASE_ADDRESS", false);
             resource_slot(c, pkt, g + RES_WORD3, "texture MIP_ADDRESS", msaa && w[RES_WORD3] == 0);
             break;
         }
-        case V_RELOC_RESOURCE_TYPE__VALID_BUFFER:
+        case V_SQ_TEX_VTX_TYPE__SQ_TEX_VTX_VALID_BUFFER:
             resource_slot(c, pkt, g + RES_WORD0, "vertex buffer BASE_ADDRESS", false);
             break;
         default: /* the kernel rejects invalid descriptors; no address */

@@ -1,0 +1,335 @@
+/* Evergreen (r800, TeraScale 2) shader microcode: an encoder, a disassembler,
+ * an interpreter, and the demo's three shaders.
+ *
+ * Instruction layouts and opcode values live in the register database
+ * (regs/isa.regs -> eg_regs.h: V_SQ_ALU_OP2__MOV, S_SQ_ALU_WORD0__SRC0_SEL(),
+ * ...).  Every function here is defensive about its input words: malformed or
+ * unknown microcode is reported, never read out of bounds.
+ *
+ * Program counters (PC) and clause addresses count 64-bit words from the start
+ * of a shader, as the hardware's CF ADDR fields do.
+ */
+#ifndef CEDAR_SHADER_H
+#define CEDAR_SHADER_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "cedar/vc_hw.h"
+
+/* One 4-component register value: the same 32 bits seen as floats or ints. */
+union eg_vec4 {
+    float f[4];
+    uint32_t u[4];
+    int32_t i[4];
+};
+
+/* ======================================================================
+ * Encoder: build a shader as a list of CF instructions plus clauses.
+ *
+ *     struct eg_asm a;
+ *     eg_asm_init(&a);
+ *     eg_asm_call_fs(&a);                      // CF: CALL_FS
+ *     eg_asm_export(&a, &(struct eg_export){ .type = V_SQ_EXPORT_TYPE__POS,
+ *                   .array_base = V_SQ_EXPORT_ARRAY_BASE__POS0, .gpr = 1,
+ *                   .sel = EG_SWZ_XYZW, .done = true });
+ *     eg_asm_finish(&a, true, words, cap, &ndw);
+ *
+ * Clauses are laid out after the CF program in the order they were opened
+ * (ALU clauses 64-bit aligned, fetch clauses 128-bit aligned); finish() fills
+ * in every clause's ADDR and COUNT.  All CF instructions get BARRIER=1 (as
+ * Mesa and the seed author's shaders do).  Errors (too many instructions, a
+ * value that does not fit, inconsistent literals) are sticky: finish() then
+ * returns -1 and a.err says why.
+ * ====================================================================== */
+
+#define EG_ASM_MAX_CF      64
+#define EG_ASM_MAX_CLAUSES 32
+#define EG_ASM_MAX_DW      2048
+
+/* The identity component select, for .sel / .dst_sel initialisers. */
+#define EG_SWZ_XYZW { V_SQ_INST_SEL__X, V_SQ_INST_SEL__Y, V_SQ_INST_SEL__Z, V_SQ_INST_SEL__W }
+
+struct eg_alu_src {
+    uint16_t sel;       /* GPR number, V_SQ_ALU_SRC__* special, KCACHE base + n, PARAM_BASE + n */
+    uint8_t chan;       /* V_SQ_CHAN__*; ignored for literals (the encoder assigns it) */
+    bool neg, abs, rel;
+    uint32_t value;     /* literal bits when sel == V_SQ_ALU_SRC__LITERAL */
+};
+
+struct eg_alu_dst {
+    uint8_t gpr, chan;
+    bool write;         /* OP2 WRITE_MASK (OP3 instructions always write) */
+    bool rel, clamp;
+    uint8_t omod;       /* V_SQ_ALU_OMOD__* */
+};
+
+struct eg_alu {
+    bool op3;           /* false: OP2 (op = V_SQ_ALU_OP2__*), true: OP3 (V_SQ_ALU_OP3__*) */
+    unsigned op;
+    struct eg_alu_dst dst;
+    struct eg_alu_src src[3];
+    uint8_t bank_swizzle;   /* V_SQ_ALU_VEC_BANK_SWIZZLE__* / V_SQ_ALU_SCL_BANK_SWIZZLE__* */
+    uint8_t index_mode, pred_sel;
+    bool update_pred, update_exec_mask;
+    bool last;          /* last instruction of its instruction group */
+};
+
+struct eg_vtx {
+    unsigned inst;          /* V_SQ_VTX_INST__FETCH or __SEMANTIC */
+    unsigned fetch_type;    /* V_SQ_VTX_FETCH_TYPE__* */
+    unsigned buffer_id;     /* relative to the stage's SQ_FETCH_RESOURCE_BASE */
+    unsigned src_gpr, src_sel_x;
+    unsigned mega_fetch_count;  /* bytes fetched - 1 for a mega fetch */
+    unsigned dst_gpr;       /* FETCH */
+    unsigned semantic_id;   /* SEMANTIC */
+    uint8_t dst_sel[4];     /* V_SQ_INST_SEL__* */
+    bool use_const_fields;
+    unsigned data_format, num_format, format_comp, srf_mode;
+    unsigned offset, endian_swap;
+    bool mega_fetch, const_buf_no_stride;
+};
+
+struct eg_tex {
+    unsigned inst;          /* V_SQ_TEX_INST__* */
+    unsigned resource_id, sampler_id;
+    unsigned src_gpr;
+    uint8_t src_sel[4];
+    unsigned dst_gpr;
+    uint8_t dst_sel[4];
+    bool coord_normalized[4];
+    int lod_bias;           /* -64..63 */
+    int offset[3];          /* -16..15 */
+};
+
+struct eg_export {
+    unsigned type;          /* V_SQ_EXPORT_TYPE__PIXEL / POS / PARAM */
+    unsigned array_base;    /* colour target, 60 + position index, parameter index */
+    unsigned gpr;
+    uint8_t sel[4];         /* V_SQ_INST_SEL__* per exported component */
+    unsigned burst_count;   /* extra consecutive GPRs / array bases */
+    bool done;              /* EXPORT_DONE: the last export of its type */
+};
+
+/* The kcache sets an ALU clause locks (constant buffer bank, first constant/16, mode). */
+struct eg_kcache {
+    unsigned bank, addr, mode;  /* mode V_SQ_KCACHE_MODE__* (NOP = unused) */
+};
+
+enum eg_clause_kind { EG_CLAUSE_ALU, EG_CLAUSE_VTX, EG_CLAUSE_TEX };
+
+struct eg_asm {
+    /* private: use the functions below */
+    uint32_t cf[2 * EG_ASM_MAX_CF];
+    unsigned ncf;
+    struct {
+        enum eg_clause_kind kind;
+        unsigned cf;            /* index of the CF instruction that runs it */
+        unsigned start, ndw;    /* dwords in body[] */
+    } clause[EG_ASM_MAX_CLAUSES];
+    unsigned nclause;
+    int open;                   /* clause being filled, -1 none */
+    uint32_t body[EG_ASM_MAX_DW];
+    unsigned nbody;
+    /* the ALU group being filled: literal dwords and how many */
+    uint32_t lit[4];
+    unsigned nlit;
+    unsigned group_first;       /* body index of the group's first instruction */
+    bool group_open;
+    char err[160];
+};
+
+void eg_asm_init(struct eg_asm *a);
+void eg_asm_cf(struct eg_asm *a, unsigned cf_inst);     /* a plain CF (NOP, RETURN, CALL_FS ...) */
+void eg_asm_nop(struct eg_asm *a);
+void eg_asm_call_fs(struct eg_asm *a);
+void eg_asm_return(struct eg_asm *a);
+void eg_asm_export(struct eg_asm *a, const struct eg_export *e);
+/* Open a clause (closing the previous one); kc may be NULL (no constants). */
+void eg_asm_alu_clause(struct eg_asm *a, unsigned cf_alu_inst, const struct eg_kcache kc[2]);
+void eg_asm_vtx_clause(struct eg_asm *a);
+void eg_asm_tex_clause(struct eg_asm *a);
+void eg_asm_alu(struct eg_asm *a, const struct eg_alu *op);
+void eg_asm_vtx(struct eg_asm *a, const struct eg_vtx *v);
+void eg_asm_tex(struct eg_asm *a, const struct eg_tex *t);
+/* Lay the shader out into out[0..cap).  end_of_program: set END_OF_PROGRAM on
+ * the last CF instruction (vertex and pixel shaders; a fetch shader ends with
+ * RETURN instead).  0, or -1 with a->err set. */
+int eg_asm_finish(struct eg_asm *a, bool end_of_program, uint32_t *out, size_t cap, size_t *ndw);
+
+/* ALU operand helpers. */
+static inline struct eg_alu_src eg_src_gpr(unsigned gpr, unsigned chan)
+{
+    return (struct eg_alu_src){ .sel = (uint16_t)gpr, .chan = (uint8_t)chan };
+}
+struct eg_alu_src eg_src_lit_f(float v);        /* a float literal */
+struct eg_alu_src eg_src_lit_u(uint32_t v);     /* a 32-bit literal */
+struct eg_alu_src eg_src_special(unsigned sel, unsigned chan);  /* PV, PS, ZERO, ONE, PARAM_BASE+n ... */
+
+/* ======================================================================
+ * Disassembler
+ * ====================================================================== */
+
+struct eg_disasm_opts {
+    bool no_words;      /* do not print the raw instruction words */
+};
+
+enum {
+    EG_DISASM_OK = 0,        /* every instruction known */
+    EG_DISASM_UNKNOWN = 1,   /* something printed as "unknown" with its raw value */
+    EG_DISASM_MALFORMED = 2, /* stopped at an error (printed as "error: ..." ) */
+};
+
+/* Disassemble the shader in dw[0..ndw): the CF program from PC 0 up to the
+ * first END_OF_PROGRAM (or a top-level RETURN, which ends a fetch shader),
+ * then every clause it runs.  Returns EG_DISASM_*.  opts may be NULL. */
+int eg_shader_disasm(const uint32_t *dw, size_t ndw, FILE *out, const struct eg_disasm_opts *opts);
+
+/* Names of opcodes, NULL when unknown. */
+const char *eg_cf_inst_name(uint32_t cf_word1);     /* from CF word 1, any CF form */
+const char *eg_alu_op_name(bool op3, unsigned op);
+
+/* ======================================================================
+ * Interpreter
+ * ====================================================================== */
+
+struct eg_program {
+    const char *name;       /* for error messages: "VS", "PS", "FS" ... */
+    const uint32_t *dw;
+    size_t ndw;
+};
+
+/* A vertex-fetch resource, decoded by the caller from SQ_VTX_CONSTANT_WORD0..7. */
+struct eg_vtx_resource {
+    uint64_t base;          /* GPU byte address */
+    uint64_t size;          /* bytes (SIZE + 1) */
+    uint32_t stride;        /* bytes */
+    /* used when the fetch instruction says USE_CONST_FIELDS */
+    unsigned data_format, num_format, format_comp, srf_mode, endian_swap;
+};
+
+/* A texture resource / sampler, decoded by the caller (SQ_TEX_RESOURCE_WORD*,
+ * SQ_TEX_SAMPLER_WORD*).  The texel callback does the memory layout (linear or
+ * tiled) and the format decode. */
+struct eg_tex_resource {
+    unsigned width, height, depth;
+    uint8_t dst_sel[4];     /* resource swizzle (V_SQ_INST_SEL__*) applied to fetched texels */
+};
+
+struct eg_tex_sampler {
+    unsigned clamp_x, clamp_y, clamp_z;     /* V_SQ_TEX_CLAMP__* */
+    unsigned mag_filter, min_filter;        /* V_SQ_TEX_XY_FILTER__* */
+    float border[4];                        /* colour for the CLAMP_*BORDER modes */
+};
+
+/* What a running shader can reach outside its registers.  Each callback
+ * returns 0, or -1 after writing a reason into msg (the draw stops). */
+struct eg_shader_env {
+    void *ctx;
+    const struct vc_mem *mem;   /* vertex-fetch memory */
+    /* fetch resource by absolute index (SQ_FETCH_RESOURCE_BASE + BUFFER_ID) */
+    int (*vtx_resource)(void *ctx, unsigned resource, struct eg_vtx_resource *out, char *msg, size_t msglen);
+    /* ALU constant `index` of constant buffer `bank` (kcache), 4 dwords */
+    int (*constant)(void *ctx, unsigned bank, unsigned index, uint32_t out[4], char *msg, size_t msglen);
+    int (*tex_resource)(void *ctx, unsigned resource, struct eg_tex_resource *out, char *msg, size_t msglen);
+    int (*tex_sampler)(void *ctx, unsigned sampler, struct eg_tex_sampler *out, char *msg, size_t msglen);
+    /* one texel at integer coordinates already wrapped/clamped into the texture */
+    int (*texel)(void *ctx, unsigned resource, int x, int y, int z, float rgba[4], char *msg, size_t msglen);
+    /* semantic table SQ_VTX_SEMANTIC_0..31 (low 8 bits = SEMANTIC_ID) and which
+     * entries are valid; a SEMANTIC fetch of id S writes GPR i+1 for the entry i
+     * holding S */
+    uint32_t vtx_semantic[32];
+    uint32_t vtx_semantic_valid;
+};
+
+struct eg_shader_err { char msg[200]; };
+
+struct eg_vs_output {
+    union eg_vec4 pos[4];   /* position exports 0..3 (ARRAY_BASE 60..63) */
+    uint8_t pos_mask;
+    union eg_vec4 param[32];
+    uint32_t param_mask;
+};
+
+/* Run a vertex shader (and the fetch shader it calls with CALL_FS; fs may be
+ * NULL when it calls none) for one vertex: R0.x = vertex_id (index with base
+ * vertex already added), R0.w = instance_id, as the hardware starts a VS.
+ * 0, or -1 with err naming the shader, PC and opcode. */
+int eg_run_vs(const struct eg_program *vs, const struct eg_program *fs,
+              const struct eg_shader_env *env, uint32_t vertex_id, uint32_t instance_id,
+              struct eg_vs_output *out, struct eg_shader_err *err);
+
+/* One interpolation parameter as the parameter cache holds it for a triangle:
+ * the value at vertex 0 and the differences to vertices 1 and 2.  INTERP_*
+ * computes P0 + I*P10 + J*P20 (I, J = barycentric weights of vertices 1, 2). */
+struct eg_ps_param {
+    float p0[4], p10[4], p20[4];
+};
+
+void eg_ps_param_from_vertices(struct eg_ps_param *p, const float v0[4], const float v1[4], const float v2[4]);
+
+struct eg_ps_input {
+    /* GPR start values, placed by the caller as SPI_PS_IN_CONTROL_0/1 and
+     * SPI_BARYC_CNTL say (e.g. the perspective-centre I,J in R0.x, R0.y when
+     * only PERSP_CENTER_ENA is set); other GPRs start at 0 */
+    const union eg_vec4 *gpr;
+    unsigned ngpr;
+    const struct eg_ps_param *param;    /* parameter n = SPI_PS_INPUT_CNTL_n's input */
+    unsigned nparam;
+};
+
+struct eg_ps_output {
+    union eg_vec4 color[8];     /* colour exports by ARRAY_BASE */
+    uint8_t color_mask;
+    float depth;                /* ARRAY_BASE 61, .x */
+    bool depth_written;
+    bool killed;                /* a KILL* instruction fired */
+};
+
+int eg_run_ps(const struct eg_program *ps, const struct eg_shader_env *env,
+              const struct eg_ps_input *in, struct eg_ps_output *out, struct eg_shader_err *err);
+
+/* Convert one fetched element (vertex data or a texel) of a FMT_* data format to
+ * four 32-bit components (missing ones 0, w 1; the instruction's SQ_INST_SEL picks later).
+ * bytes must hold eg_fmt_bytes(data_format) bytes.  Returns the component
+ * count, or -1 for a format the interpreter does not decode. */
+int eg_fmt_bytes(unsigned data_format);
+int eg_fmt_convert(unsigned data_format, unsigned num_format, unsigned format_comp,
+                   const uint8_t *bytes, union eg_vec4 *out);
+
+/* ======================================================================
+ * The demo's shaders (src/shader/demo_shaders.c): one triangle, position and
+ * colour per vertex, colour interpolated and written to colour buffer 0.
+ * ====================================================================== */
+
+#define EG_DEMO_SHADER_MAX_DW 64
+
+struct eg_demo_shaders {
+    uint32_t fs[EG_DEMO_SHADER_MAX_DW], vs[EG_DEMO_SHADER_MAX_DW], ps[EG_DEMO_SHADER_MAX_DW];
+    size_t fs_ndw, vs_ndw, ps_ndw;
+
+    /* Facts for programming SQ_PGM_* / SPI_* / the vertex buffer resource. */
+    unsigned vs_num_gprs, vs_stack_size;    /* SQ_PGM_RESOURCES_VS */
+    unsigned ps_num_gprs, ps_stack_size;    /* SQ_PGM_RESOURCES_PS */
+    unsigned fs_num_gprs;                   /* SQ_PGM_RESOURCES_FS (GPRs are the VS's) */
+    unsigned ps_color_exports;              /* SQ_PGM_EXPORTS_PS.EXPORT_MODE = this << 1 */
+    unsigned ps_num_interp;                 /* SPI_PS_IN_CONTROL_0.NUM_INTERP */
+    bool ps_persp_center;                   /* SPI_BARYC_CNTL.PERSP_CENTER_ENA; I,J in R0.xy */
+    unsigned vs_export_count;               /* parameters exported (SPI_VS_OUT_CONFIG.VS_EXPORT_COUNT = n - 1) */
+    unsigned vs_pos_exports;                /* position exports */
+    unsigned color_param;                   /* the colour's parameter index (VS export / PS input) */
+    unsigned color_semantic;                /* SPI_VS_OUT_ID_0 / SPI_PS_INPUT_CNTL_0 SEMANTIC */
+    unsigned vtx_semantic[2];               /* SQ_VTX_SEMANTIC_0 (position -> R1), _1 (colour -> R2) */
+    unsigned vtx_buffer_id;                 /* BUFFER_ID in the fetch shader */
+    unsigned vtx_resource;                  /* absolute fetch resource (FS base + id) */
+    unsigned vtx_stride;                    /* bytes per vertex */
+    unsigned pos_offset, color_offset;      /* bytes into a vertex */
+    unsigned pos_format, color_format;      /* V_SQ_DATA_FORMAT__* */
+};
+
+/* Build the three shaders and fill the facts.  0, or -1 (an encoder bug). */
+int eg_demo_shaders_build(struct eg_demo_shaders *s);
+
+#endif
