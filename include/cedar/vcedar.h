@@ -137,6 +137,9 @@ struct vcedar_stats {
 };
 void vcedar_stats(const struct vcedar *vc, struct vcedar_stats *out);
 
+/* Where buffer `handle` lies in the GPU address space now.  0 or -ENOENT. */
+int vcedar_bo_gpu_address(struct vcedar *vc, uint32_t handle, uint64_t *addr);
+
 /* Raw GPU memory, for bare-metal replays: maps [addr, addr+size) as plain
  * memory (zero-filled, backed lazily).  Regions must not overlap buffers or
  * each other.  Returns 0 or -errno. */

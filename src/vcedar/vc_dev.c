@@ -99,6 +99,15 @@ void vcedar_stats(const struct vcedar *vc, struct vcedar_stats *out)
     *out = vc->stats;
 }
 
+int vcedar_bo_gpu_address(struct vcedar *vc, uint32_t handle, uint64_t *addr)
+{
+    struct vc_bo *bo = vc_bo_lookup(vc, handle);
+    if (!bo)
+        return -ENOENT;
+    *addr = bo->gpu;
+    return 0;
+}
+
 int vcedar_map_region(struct vcedar *vc, uint64_t addr, uint64_t size)
 {
     if (size == 0 || addr + size < addr)
