@@ -14,6 +14,7 @@ CC      ?= cc
 PYTHON  ?= python3
 PKGS    := libdrm libdrm_radeon pciaccess libpng zlib
 TESTPKGS := cmocka
+BENCHPKGS := egl glesv2
 
 WARN     := -Wall -Wextra -Werror
 CSTD     := -std=c11 -D_GNU_SOURCE
@@ -82,7 +83,7 @@ install-deps:
 # Install packages only when something is missing.
 deps:
 	@if ! command -v $(PYTHON) >/dev/null 2>&1 || ! command -v pkg-config >/dev/null 2>&1 \
-	   || ! pkg-config --exists $(PKGS) $(TESTPKGS); then ./tools/install-deps; fi
+	   || ! pkg-config --exists $(PKGS) $(TESTPKGS) $(BENCHPKGS); then ./tools/install-deps; fi
 
 build-all: $(LIB) $(TOOLS)
 
@@ -137,6 +138,17 @@ $(BUILD)/cedar-%: $(BUILD)/obj/tools/cedar-%.o $(LIB)
 $(BUILD)/san/bin/cedar-%: $(BUILD)/san/tools/cedar-%.o $(SAN_LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(SAN) -o $@ $^ $(PKG_LIBS)
+
+# cedar-bench alone also links tools/bench/ (the frame benchmark) and EGL/GLES
+# (Mesa's llvmpipe, the comparison frame).
+BENCH_SRCS := $(sort $(wildcard tools/bench/*.c))
+BENCH_LIBS  = $(shell pkg-config --libs $(BENCHPKGS))
+$(BUILD)/cedar-bench: $(BUILD)/obj/tools/cedar-bench.o $(BENCH_SRCS:%.c=$(BUILD)/obj/%.o) $(LIB)
+	$(CC) $(CFLAGS) -o $@ $^ $(PKG_LIBS) $(BENCH_LIBS)
+
+$(BUILD)/san/bin/cedar-bench: $(BUILD)/san/tools/cedar-bench.o $(BENCH_SRCS:%.c=$(BUILD)/san/%.o) $(SAN_LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(SAN) -o $@ $^ $(PKG_LIBS) $(BENCH_LIBS)
 
 $(BUILD)/tests/test_%: $(BUILD)/san/tests/test_%.o $(TEST_COMMON_OBJS) $(SAN_LIB)
 	@mkdir -p $(dir $@)

@@ -1,21 +1,69 @@
-/* The renderer's entry point: one DRAW packet, in whichever CB mode
- * CB_COLOR_CONTROL selects.  (Work in progress: this first version only
- * owns the object and the shader-stage table; drawing lands next.) */
+/* The renderer's entry point: one DRAW, in whichever mode CB_COLOR_CONTROL
+ * selects.  CB_NORMAL runs the whole pipeline (vertex stage, clipping,
+ * set-up, scan conversion, pixel stage, colour block); CB_RESOLVE,
+ * CB_ELIMINATE_FAST_CLEAR and CB_FMASK_DECOMPRESS rasterise the draw's
+ * primitives (a rectangle, as Mesa's blitter draws them) and apply the CB
+ * operation to each covered pixel without running the pixel stage. */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "cedar/render.h"
+#include "interp.h"
+#include "render_priv.h"
 
-struct vc_render {
-    struct vc_shader_ops shaders;
-    bool have_shaders;
-    struct vc_render_stats stats;
+#define VERTEX_CACHE 64        /* direct-mapped vertex-shader results */
+#define CLIP_MAX_VERTS 12      /* a triangle clipped by up to 7 planes */
+#define CLIP_W_EPSILON 1e-6f   /* the w > 0 plane, kept off zero */
+
+/* Cedar's memory facts (the kernel's RADEON_INFO_TILING_CONFIG: 2 pipes,
+ * 8 banks, 256-byte interleave, 1 KB rows); banks come from each surface's
+ * CB_COLOR*_ATTRIB.NUM_BANKS. */
+static const struct cedar_tiling cedar_default_tiling = {2, 8, 256, 1024};
+
+struct cache_entry {
+    bool valid;
+    uint32_t index, instance;
+    struct vc_vertex_out out;
+};
+
+/* A vertex of a (possibly clipped) primitive: clip position and its weights
+ * over the original primitive's vertices. */
+struct clip_vertex {
+    float pos[4];
+    double w[3];
+};
+
+struct draw_ctx {
+    struct vc_render *r;
+    const struct vc_regs *regs;
+    const struct vc_mem *mem;
+    struct vc_draw_err *err;
+    unsigned mode;
+    struct rs_state rs;
+    struct spi_link spi;
+    struct cb_target cb[RS_NUM_CB];
+    bool cb_on[RS_NUM_CB];
+    float blend_const[4];
+    uint32_t clip_cntl;
+    float gb_x, gb_y;
+    struct cache_entry *cache;
+    /* the primitive being rasterised */
+    struct vc_prim_inputs prim;
+    double m[3][3];            /* sub-triangle vertex k -> original weights */
+    bool m_identity;
+    float sub_inv_w[3];
+    float prim_inv_w[3];
 };
 
 struct vc_render *vc_render_new(void)
 {
-    return calloc(1, sizeof(struct vc_render));
+    struct vc_render *r = calloc(1, sizeof *r);
+    if (!r)
+        return NULL;
+    r->tiling = cedar_default_tiling;
+    vc_render_set_shaders(r, NULL);
+    return r;
 }
 
 void vc_render_free(struct vc_render *r)
@@ -25,13 +73,10 @@ void vc_render_free(struct vc_render *r)
 
 void vc_render_set_shaders(struct vc_render *r, const struct vc_shader_ops *ops)
 {
-    if (ops) {
+    if (ops)
         r->shaders = *ops;
-        r->have_shaders = true;
-    } else {
-        memset(&r->shaders, 0, sizeof(r->shaders));
-        r->have_shaders = false;
-    }
+    else if (render_default_shaders(&r->shaders))
+        memset(&r->shaders, 0, sizeof r->shaders);
 }
 
 void vc_render_get_stats(const struct vc_render *r, struct vc_render_stats *out)
@@ -39,13 +84,424 @@ void vc_render_get_stats(const struct vc_render *r, struct vc_render_stats *out)
     *out = r->stats;
 }
 
+/* ---- vertices ----------------------------------------------------------------- */
+
+static const struct vc_vertex_out *vertex(struct draw_ctx *d, uint32_t index, uint32_t instance)
+{
+    struct cache_entry *e = &d->cache[index % VERTEX_CACHE];
+    if (e->valid && e->index == index && e->instance == instance)
+        return &e->out;
+    memset(&e->out, 0, sizeof e->out);
+    e->valid = false;
+    if (d->r->shaders.vertex(d->r->shaders.ctx, d->regs, d->mem, index, instance, &e->out, d->err))
+        return NULL;
+    d->r->stats.vertices++;
+    e->valid = true;
+    e->index = index;
+    e->instance = instance;
+    return &e->out;
+}
+
+/* ---- pixels ------------------------------------------------------------------- */
+
+static void to_original(const struct draw_ctx *d, const double sub[3], double orig[3])
+{
+    if (d->m_identity) {
+        orig[0] = sub[0];
+        orig[1] = sub[1];
+        orig[2] = sub[2];
+        return;
+    }
+    for (int c = 0; c < 3; c++)
+        orig[c] = sub[0] * d->m[0][c] + sub[1] * d->m[1][c] + sub[2] * d->m[2][c];
+}
+
+/* Screen-space weights of the sub-triangle at a point -> the perspective and
+ * linear (i, j) of the original primitive. */
+static void weights_at(const struct draw_ctx *d, const double ij[2], float persp[2], float linear[2])
+{
+    double sub[3] = {1.0 - ij[0] - ij[1], ij[0], ij[1]};
+    double lin[3];
+    to_original(d, sub, lin);
+    if (d->m_identity) {
+        spi_weights(&d->spi, lin, d->prim_inv_w, persp, linear);
+        return;
+    }
+    /* perspective-correct in the sub-triangle, then mapped */
+    float dummy[2];
+    float sp[2];
+    spi_weights(&d->spi, sub, d->sub_inv_w, sp, dummy);
+    double psub[3] = {1.0 - sp[0] - sp[1], sp[0], sp[1]}, porig[3];
+    to_original(d, psub, porig);
+    persp[0] = (float)porig[1];
+    persp[1] = (float)porig[2];
+    linear[0] = (float)lin[1];
+    linear[1] = (float)lin[2];
+}
+
+static int shade_and_write(struct draw_ctx *d, const struct rs_pixel *px, uint32_t coverage, const double ij_center[2],
+                           const double ij_centroid[2], const double ij_sample[2], unsigned sample)
+{
+    struct vc_pixel_in in;
+    struct vc_pixel_out out;
+    memset(&in, 0, sizeof in);
+    memset(&out, 0, sizeof out);
+    in.x = (unsigned)px->x;
+    in.y = (unsigned)px->y;
+    in.sample = sample;
+    in.coverage = coverage;
+    weights_at(d, ij_center, in.ij[VC_BARYC_PERSP_CENTER], in.ij[VC_BARYC_LINEAR_CENTER]);
+    weights_at(d, ij_centroid, in.ij[VC_BARYC_PERSP_CENTROID], in.ij[VC_BARYC_LINEAR_CENTROID]);
+    weights_at(d, ij_sample, in.ij[VC_BARYC_PERSP_SAMPLE], in.ij[VC_BARYC_LINEAR_SAMPLE]);
+    in.pos[0] = (float)px->x + 0.5f;
+    in.pos[1] = (float)px->y + 0.5f;
+    in.pos[3] = 1.0f;
+    if (d->r->shaders.pixel(d->r->shaders.ctx, d->regs, d->mem, &d->prim, &in, &out, d->err))
+        return -1;
+    d->r->stats.pixels_shaded++;
+    if (out.killed)
+        return 0;
+    for (unsigned k = 0; k < RS_NUM_CB && k < out.num_colors; k++) {
+        if (!d->cb_on[k])
+            continue;
+        cb_write(&d->cb[k], d->blend_const, in.x, in.y, coverage, out.color[k]);
+        d->r->stats.samples_written += (uint64_t)__builtin_popcount(coverage);
+    }
+    return 0;
+}
+
+static int on_pixel(void *ctx, const struct rs_pixel *px)
+{
+    struct draw_ctx *d = ctx;
+    unsigned x = (unsigned)px->x, y = (unsigned)px->y;
+    switch (d->mode) {
+    case V_CB_MODE__CB_RESOLVE:
+        cb_resolve_pixel(&d->cb[0], &d->cb[1], x, y);
+        return 0;
+    case V_CB_MODE__CB_ELIMINATE_FAST_CLEAR:
+        if (x < d->cb[0].width && y < d->cb[0].height)
+            cb_tile_expand(&d->cb[0], x, y);
+        return 0;
+    case V_CB_MODE__CB_FMASK_DECOMPRESS:
+        if (x < d->cb[0].width && y < d->cb[0].height)
+            cb_pixel_decompress(&d->cb[0], x, y);
+        return 0;
+    default:
+        break;
+    }
+    if (!d->rs.per_sample)
+        return shade_and_write(d, px, px->coverage, px->center_ij, px->centroid_ij, px->center_ij, 0);
+    for (unsigned s = 0; s < d->rs.samples; s++)
+        if ((px->coverage >> s) & 1u)
+            if (shade_and_write(d, px, 1u << s, px->center_ij, px->sample_ij[s], px->sample_ij[s], s))
+                return -1;
+    return 0;
+}
+
+/* ---- primitives ------------------------------------------------------------------ */
+
+static int raster_sub(struct draw_ctx *d, const struct rs_vertex v[3])
+{
+    d->r->stats.primitives++;
+    return rs_triangle(&d->rs, v, on_pixel, d);
+}
+
+/* Clip polygon against one plane: dist(v) >= 0 keeps. */
+static unsigned clip_plane(const struct clip_vertex *in, unsigned n, struct clip_vertex *out, int axis, float sign,
+                           float scale, bool w_plane)
+{
+    unsigned m = 0;
+    for (unsigned i = 0; i < n; i++) {
+        const struct clip_vertex *a = &in[i], *b = &in[(i + 1) % n];
+        float da = w_plane ? a->pos[3] - CLIP_W_EPSILON : scale * a->pos[3] + sign * a->pos[axis];
+        float db = w_plane ? b->pos[3] - CLIP_W_EPSILON : scale * b->pos[3] + sign * b->pos[axis];
+        if (da >= 0)
+            out[m++] = *a;
+        if ((da >= 0) != (db >= 0) && m < CLIP_MAX_VERTS) {
+            float t = da / (da - db);
+            struct clip_vertex *c = &out[m++];
+            for (int k = 0; k < 4; k++)
+                c->pos[k] = a->pos[k] + t * (b->pos[k] - a->pos[k]);
+            for (int k = 0; k < 3; k++)
+                c->w[k] = a->w[k] + t * (b->w[k] - a->w[k]);
+        }
+    }
+    return m;
+}
+
+static bool needs_clip(const struct draw_ctx *d, const float p[4])
+{
+    float w = p[3];
+    if (!(w > CLIP_W_EPSILON))
+        return true;
+    if (fabsf(p[0]) > d->gb_x * w || fabsf(p[1]) > d->gb_y * w)
+        return true;
+    if (!G_PA_CL_CLIP_CNTL__ZCLIP_FAR_DISABLE(d->clip_cntl) && p[2] > w)
+        return true;
+    if (!G_PA_CL_CLIP_CNTL__ZCLIP_NEAR_DISABLE(d->clip_cntl) &&
+        p[2] < (G_PA_CL_CLIP_CNTL__DX_CLIP_SPACE_DEF(d->clip_cntl) ? 0.0f : -w))
+        return true;
+    return false;
+}
+
+static int draw_triangle(struct draw_ctx *d, const struct vc_vertex_out *const vo[3])
+{
+    const float *p[3] = {vo[0]->pos, vo[1]->pos, vo[2]->pos};
+    bool clip = !G_PA_CL_CLIP_CNTL__CLIP_DISABLE(d->clip_cntl) &&
+                (needs_clip(d, p[0]) || needs_clip(d, p[1]) || needs_clip(d, p[2]));
+    for (int k = 0; k < 3; k++)
+        d->prim_inv_w[k] = G_PA_CL_VTE_CNTL__VTX_W0_FMT(d->rs.vte) ? 1.0f / p[k][3] : p[k][3];
+    if (!clip) {
+        struct rs_vertex v[3];
+        for (int k = 0; k < 3; k++)
+            if (rs_vertex_setup(&d->rs, p[k], &v[k]))
+                return 0; /* w = 0 or far outside with clipping off: nothing the hardware could draw either */
+        memset(d->m, 0, sizeof d->m);
+        d->m_identity = true;
+        return raster_sub(d, v);
+    }
+    struct clip_vertex a[CLIP_MAX_VERTS], b[CLIP_MAX_VERTS];
+    unsigned n = 3;
+    for (int k = 0; k < 3; k++) {
+        memcpy(a[k].pos, p[k], sizeof a[k].pos);
+        a[k].w[0] = a[k].w[1] = a[k].w[2] = 0.0;
+        a[k].w[k] = 1.0;
+    }
+    n = clip_plane(a, n, b, 3, 0, 0, true);
+    n = clip_plane(b, n, a, 0, -1.0f, d->gb_x, false);
+    n = clip_plane(a, n, b, 0, 1.0f, d->gb_x, false);
+    n = clip_plane(b, n, a, 1, -1.0f, d->gb_y, false);
+    n = clip_plane(a, n, b, 1, 1.0f, d->gb_y, false);
+    struct clip_vertex *poly = b;
+    if (!G_PA_CL_CLIP_CNTL__ZCLIP_FAR_DISABLE(d->clip_cntl)) {
+        n = clip_plane(poly, n, poly == a ? b : a, 2, -1.0f, 1.0f, false);
+        poly = poly == a ? b : a;
+    }
+    if (!G_PA_CL_CLIP_CNTL__ZCLIP_NEAR_DISABLE(d->clip_cntl)) {
+        float s = G_PA_CL_CLIP_CNTL__DX_CLIP_SPACE_DEF(d->clip_cntl) ? 0.0f : 1.0f;
+        n = clip_plane(poly, n, poly == a ? b : a, 2, 1.0f, s, false);
+        poly = poly == a ? b : a;
+    }
+    if (n < 3)
+        return 0;
+    struct rs_vertex rv[CLIP_MAX_VERTS];
+    for (unsigned k = 0; k < n; k++)
+        if (rs_vertex_setup(&d->rs, poly[k].pos, &rv[k]))
+            return 0;
+    d->m_identity = false;
+    for (unsigned k = 1; k + 1 < n; k++) {
+        unsigned idx[3] = {0, k, k + 1};
+        struct rs_vertex v[3];
+        for (int c = 0; c < 3; c++) {
+            v[c] = rv[idx[c]];
+            memcpy(d->m[c], poly[idx[c]].w, sizeof d->m[c]);
+            d->sub_inv_w[c] = rv[idx[c]].inv_w;
+        }
+        if (raster_sub(d, v))
+            return -1;
+    }
+    return 0;
+}
+
+static bool facing_front(const struct draw_ctx *d, int winding)
+{
+    bool ccw = winding > 0;
+    return G_PA_SU_SC_MODE_CNTL__FACE(d->rs.su_mode) ? !ccw : ccw;
+}
+
+static bool culled(const struct draw_ctx *d, bool front)
+{
+    return front ? G_PA_SU_SC_MODE_CNTL__CULL_FRONT(d->rs.su_mode) : G_PA_SU_SC_MODE_CNTL__CULL_BACK(d->rs.su_mode);
+}
+
+/* Points and lines: quads in window space around the snapped vertices. */
+static int draw_quad(struct draw_ctx *d, const struct rs_vertex c[4], const double wc[4][3])
+{
+    static const unsigned tris[2][3] = {{0, 1, 2}, {2, 1, 3}};
+    d->m_identity = false;
+    for (int t = 0; t < 2; t++) {
+        struct rs_vertex v[3];
+        for (int k = 0; k < 3; k++) {
+            v[k] = c[tris[t][k]];
+            memcpy(d->m[k], wc[tris[t][k]], sizeof d->m[k]);
+            d->sub_inv_w[k] = v[k].inv_w;
+        }
+        if (raster_sub(d, v))
+            return -1;
+    }
+    return 0;
+}
+
+static int on_prim(void *ctx, enum vgt_prim_kind kind, const uint32_t *idx, unsigned n, uint32_t instance)
+{
+    struct draw_ctx *d = ctx;
+    const struct vc_vertex_out *vo[3];
+    for (unsigned k = 0; k < n; k++)
+        if (!(vo[k] = vertex(d, idx[k], instance)))
+            return -1;
+    for (unsigned k = n; k < 3; k++)
+        vo[k] = vo[n - 1];
+    const int64_t one = (int64_t)1 << 12; /* raster.c's evaluation grid */
+
+    if (kind == VGT_TRIANGLE || kind == VGT_RECT) {
+        struct rs_vertex w[3];
+        bool front = true;
+        bool have_window = true;
+        for (int k = 0; k < 3; k++)
+            if (rs_vertex_setup(&d->rs, vo[k]->pos, &w[k]))
+                have_window = false;
+        if (have_window) {
+            int wind = rs_triangle_winding(w);
+            if (wind == 0)
+                return 0;
+            front = facing_front(d, wind);
+            if (culled(d, front))
+                return 0;
+        }
+        spi_prim_inputs(&d->spi, vo, 3, front, &d->prim);
+        if (kind == VGT_TRIANGLE)
+            return draw_triangle(d, vo);
+        if (!have_window)
+            return 0;
+        /* Rectangle: the fourth corner completes the parallelogram opposite
+         * vertex 0 (Mesa's blitter gives (x1,y1), (x1,y2), (x2,y1)). */
+        struct rs_vertex c[4] = {w[0], w[1], w[2], w[2]};
+        c[3].x = w[1].x + w[2].x - w[0].x;
+        c[3].y = w[1].y + w[2].y - w[0].y;
+        const double wc[4][3] = {{1, 0, 0}, {0, 1, 0}, {0, 0, 1}, {-1, 1, 1}};
+        for (int k = 0; k < 3; k++)
+            d->prim_inv_w[k] = w[k].inv_w;
+        return draw_quad(d, c, wc);
+    }
+
+    struct rs_vertex w[2];
+    for (unsigned k = 0; k < (kind == VGT_LINE ? 2u : 1u); k++)
+        if (rs_vertex_setup(&d->rs, vo[k]->pos, &w[k]))
+            return 0;
+    spi_prim_inputs(&d->spi, vo, kind == VGT_LINE ? 2 : 1, true, &d->prim);
+    struct rs_vertex c[4];
+    if (kind == VGT_POINT) {
+        int64_t hx = (int64_t)llround(d->rs.point_half[0] * (double)one);
+        int64_t hy = (int64_t)llround(d->rs.point_half[1] * (double)one);
+        for (int k = 0; k < 4; k++) {
+            c[k] = w[0];
+            c[k].x += (k & 1) ? hx : -hx;
+            c[k].y += (k & 2) ? hy : -hy;
+        }
+        const double wc[4][3] = {{1, 0, 0}, {1, 0, 0}, {1, 0, 0}, {1, 0, 0}};
+        return draw_quad(d, c, wc);
+    }
+    /* Line: widened along its minor axis by the half width. */
+    int64_t h = (int64_t)llround(d->rs.line_half * (double)one);
+    bool xmajor = llabs(w[1].x - w[0].x) >= llabs(w[1].y - w[0].y);
+    for (int k = 0; k < 4; k++) {
+        c[k] = w[k >> 1];
+        int64_t off = (k & 1) ? h : -h;
+        if (xmajor)
+            c[k].y += off;
+        else
+            c[k].x += off;
+    }
+    const double wc[4][3] = {{1, 0, 0}, {1, 0, 0}, {0, 1, 0}, {0, 1, 0}};
+    for (int k = 0; k < 3; k++)
+        d->prim_inv_w[k] = w[k < 2 ? k : 1].inv_w;
+    return draw_quad(d, c, wc);
+}
+
+/* ---- the draw ----------------------------------------------------------------------- */
+
+static float reg_float(const struct vc_regs *regs, uint32_t off)
+{
+    uint32_t u = vc_reg(regs, off);
+    float f;
+    memcpy(&f, &u, 4);
+    return f;
+}
+
 int vc_render_draw(struct vc_render *r, const struct vc_regs *regs, const struct vc_mem *mem,
                    const struct vc_draw *draw, struct vc_draw_err *err)
 {
-    (void)regs;
-    (void)mem;
-    (void)draw;
+    struct draw_ctx *d = calloc(1, sizeof *d);
+    struct cache_entry *cache = calloc(VERTEX_CACHE, sizeof *cache);
+    int rc = -1;
+    if (!d || !cache) {
+        rs_fail(err, "render: out of memory");
+        goto out;
+    }
     r->stats.draws++;
-    snprintf(err->msg, sizeof(err->msg), "render: drawing is not implemented yet");
-    return -1;
+    d->r = r;
+    d->regs = regs;
+    d->mem = mem;
+    d->err = err;
+    d->cache = cache;
+    d->mode = G_CB_COLOR_CONTROL__MODE(vc_reg(regs, REG_CB_COLOR_CONTROL));
+    if (d->mode == V_CB_MODE__CB_DISABLE) {
+        rc = 0; /* no colour output; depth is not modelled */
+        goto out;
+    }
+    if (d->mode == V_CB_MODE__CB_DECOMPRESS) {
+        rs_fail(err, "render: CB_COLOR_CONTROL.MODE CB_DECOMPRESS is not modelled");
+        goto out;
+    }
+    if (d->mode > V_CB_MODE__CB_FMASK_DECOMPRESS) {
+        rs_fail(err, "render: CB_COLOR_CONTROL.MODE %u is not a CB mode", d->mode);
+        goto out;
+    }
+    if (!r->shaders.vertex || (d->mode == V_CB_MODE__CB_NORMAL && !r->shaders.pixel)) {
+        rs_fail(err, "render: no shader stages (the Evergreen interpreter is not built in)");
+        goto out;
+    }
+    if (rs_state_init(&d->rs, regs, err))
+        goto out;
+    uint32_t ps = vc_reg(regs, REG_PA_SU_POINT_SIZE);
+    d->rs.point_half[0] = (float)G_PA_SU_POINT_SIZE__WIDTH(ps) / 16.0f;
+    d->rs.point_half[1] = (float)G_PA_SU_POINT_SIZE__HEIGHT(ps) / 16.0f;
+    d->rs.line_half = (float)G_PA_SU_LINE_CNTL__WIDTH(vc_reg(regs, REG_PA_SU_LINE_CNTL)) / 16.0f;
+    spi_link_init(&d->spi, regs);
+    d->clip_cntl = vc_reg(regs, REG_PA_CL_CLIP_CNTL);
+    d->gb_x = reg_float(regs, REG_PA_CL_GB_HORZ_CLIP_ADJ);
+    d->gb_y = reg_float(regs, REG_PA_CL_GB_VERT_CLIP_ADJ);
+    if (!(d->gb_x >= 1.0f))
+        d->gb_x = 1.0f;
+    if (!(d->gb_y >= 1.0f))
+        d->gb_y = 1.0f;
+    d->blend_const[0] = reg_float(regs, REG_CB_BLEND_RED);
+    d->blend_const[1] = reg_float(regs, REG_CB_BLEND_GREEN);
+    d->blend_const[2] = reg_float(regs, REG_CB_BLEND_BLUE);
+    d->blend_const[3] = reg_float(regs, REG_CB_BLEND_ALPHA);
+
+    if (d->mode == V_CB_MODE__CB_NORMAL) {
+        uint32_t shader_mask = vc_reg(regs, REG_CB_SHADER_MASK);
+        for (unsigned i = 0; i < RS_NUM_CB; i++) {
+            if (!((vc_reg(regs, REG_CB_TARGET_MASK) >> (4 * i)) & 0xFu))
+                continue;
+            int t = cb_target_init(r, &d->cb[i], i, d->rs.samples, regs, mem, err);
+            if (t < 0)
+                goto out;
+            d->cb_on[i] = t == 0;
+            d->cb[i].write_mask &= (shader_mask >> (4 * i)) & 0xFu;
+        }
+    } else {
+        int t = cb_target_init(r, &d->cb[0], 0, d->rs.samples, regs, mem, err);
+        if (t < 0)
+            goto out;
+        if (t > 0) {
+            rs_fail(err, "render: CB0 has no format in a resolve / eliminate / decompress draw");
+            goto out;
+        }
+        if (d->mode == V_CB_MODE__CB_RESOLVE) {
+            t = cb_target_init(r, &d->cb[1], 1, 1, regs, mem, err);
+            if (t < 0)
+                goto out;
+            if (t > 0) {
+                rs_fail(err, "render: CB_RESOLVE with no CB1 destination");
+                goto out;
+            }
+        }
+    }
+    rc = vgt_run(regs, mem, draw, on_prim, d, err);
+out:
+    free(cache);
+    free(d);
+    return rc;
 }

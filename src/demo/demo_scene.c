@@ -1,0 +1,100 @@
+/* The scene of ../shared/fixtures/cedar/README.md: one triangle (red bottom
+ * right, blue bottom left, green top) on the clear colour, plus the two
+ * full-screen rectangles the clear draw and the resolve use. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "demo_internal.h"
+#include "eg_regs.h"
+
+void cedar_demo_config_default(struct cedar_demo_config *cfg)
+{
+    memset(cfg, 0, sizeof *cfg);
+    cfg->width = 1280;
+    cfg->height = 720;
+    cfg->samples = 8;
+    /* 0.2, 0.3, 0.3 as UNORM8 */
+    cfg->clear_rgb[0] = 0x33;
+    cfg->clear_rgb[1] = 0x4C;
+    cfg->clear_rgb[2] = 0x4C;
+    cfg->fast_clear = true;
+    /* What an HD 7350 reports in RADEON_INFO_TILING_CONFIG (0x11: 2 pipes,
+     * 8 banks, 256-byte interleave, 1 KB rows); only for --dry-run: a run
+     * takes it from the device. */
+    cedar_tiling_from_config(0x11, &cfg->tiling);
+}
+
+struct vertex {
+    float pos[4];
+    float color[4];
+};
+
+/* NDC positions and RGB colours of the fixture's triangle. */
+static const struct vertex triangle[3] = {
+    { { 0.5846f, -0.9f, 0.0f, 1.0f }, { 1, 0, 0, 1 } },  /* bottom right, red */
+    { { -0.5846f, -0.9f, 0.0f, 1.0f }, { 0, 0, 1, 1 } }, /* bottom left, blue */
+    { { 0.0f, 0.9f, 0.0f, 1.0f }, { 0, 1, 0, 1 } },      /* top, green */
+};
+
+/* A rectangle list takes three corners (upper left, upper right, lower
+ * left) and completes the fourth. */
+static const float rect[3][2] = { { -1.0f, 1.0f }, { 1.0f, 1.0f }, { -1.0f, -1.0f } };
+
+/* Components of a 32-bit float vertex format, 0 for any other format. */
+static unsigned float_components(unsigned data_format)
+{
+    switch (data_format) {
+    case V_SQ_DATA_FORMAT__FMT_32_FLOAT: return 1;
+    case V_SQ_DATA_FORMAT__FMT_32_32_FLOAT: return 2;
+    case V_SQ_DATA_FORMAT__FMT_32_32_32_FLOAT: return 3;
+    case V_SQ_DATA_FORMAT__FMT_32_32_32_32_FLOAT: return 4;
+    default: return 0;
+    }
+}
+
+/* Writes one vertex in the layout the fetch shader reads (32-bit floats;
+ * the fetch fills missing components with 0 and w with 1). */
+static int put_vertex(uint8_t *dst, const struct demo_shader_facts *s, const struct vertex *v)
+{
+    unsigned np = float_components(s->pos_format), nc = float_components(s->color_format);
+    if (np < 2 || nc < 3 || s->pos_offset + np * 4 > s->vtx_stride ||
+        s->color_offset + nc * 4 > s->vtx_stride)
+        return -1;
+    memcpy(dst + s->pos_offset, v->pos, np * 4);
+    memcpy(dst + s->color_offset, v->color, nc * 4);
+    return 0;
+}
+
+int demo_scene_vertices(const struct cedar_demo_config *cfg, const struct demo_programs *progs,
+                        uint8_t **verts, size_t *size, char *err, size_t errlen)
+{
+    const struct demo_shader_facts *s = &progs->s;
+    size_t n = (size_t)DEMO_PRIM_COUNT * 3 * s->vtx_stride;
+    uint8_t *buf = calloc(1, n);
+    if (!buf) {
+        snprintf(err, errlen, "out of memory");
+        return -1;
+    }
+    struct vertex v[DEMO_PRIM_COUNT][3];
+    memcpy(v[DEMO_PRIM_TRIANGLE], triangle, sizeof triangle);
+    for (int i = 0; i < 3; i++) {
+        struct vertex c = { { rect[i][0], rect[i][1], 0.0f, 1.0f },
+                            { cfg->clear_rgb[0] / 255.0f, cfg->clear_rgb[1] / 255.0f,
+                              cfg->clear_rgb[2] / 255.0f, 1.0f } };
+        v[DEMO_PRIM_CLEAR_RECT][i] = c;
+        /* the resolve's colour is not used: the CB writes the resolved samples */
+        struct vertex r = { { rect[i][0], rect[i][1], 0.0f, 1.0f }, { 0, 0, 0, 1 } };
+        v[DEMO_PRIM_RESOLVE_RECT][i] = r;
+    }
+    for (int p = 0; p < DEMO_PRIM_COUNT; p++)
+        for (int i = 0; i < 3; i++)
+            if (put_vertex(buf + ((size_t)p * 3 + i) * s->vtx_stride, s, &v[p][i]) != 0) {
+                free(buf);
+                snprintf(err, errlen, "the demo shaders fetch a vertex format the scene does not write");
+                return -1;
+            }
+    *verts = buf;
+    *size = n;
+    return 0;
+}

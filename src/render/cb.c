@@ -1,0 +1,758 @@
+/* The colour block: a target's registers, formats (pack / unpack with the
+ * component swap and number type), blending, and the compression metadata:
+ *
+ * CMask: 4 bits per 8x8-pixel tile.  A tile whose bits are 0 is fast-cleared
+ * (Mesa's glClear writes zeros with CP_DMA and puts the colour in
+ * CB_COLOR*_CLEAR_WORD0/1): it reads as the clear colour until the CB writes
+ * to it, and the CB first expands it (stores the clear colour) then marks it
+ * 0xC ("compressed": Mesa r600_texture.c initialises CMask to 0xCC for that
+ * state) or 0xF (no FMask).  CMask blocks are 128x128 pixels, 128 bytes each
+ * (seed write-up; Mesa r600_texture_get_cmask_info), row-major over the
+ * surface; the order of the 256 tiles inside a block is this model's own
+ * (row-major, low nibble first): nothing outside the CB reads the bits except
+ * whole-buffer fills, which are order-free.
+ *
+ * FMask: per pixel, one fragment index per sample (cedar_fmask_* of the tiling
+ * map); the colour of fragment f lives in sample plane f of the colour
+ * surface, so a pixel covered by one primitive stores its colour once.
+ */
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "render_priv.h"
+
+#define CMASK_BLOCK_PIXELS 128u   /* CMask block: 128x128 pixels */
+#define CMASK_BLOCK_BYTES 128u    /* 256 tiles x 4 bits */
+#define CMASK_TILE_PIXELS 8u
+#define CMASK_CLEARED 0x0u
+#define CMASK_COMPRESSED 0xCu     /* FMask valid (Mesa: "0xCC = compressed state") */
+#define CMASK_EXPANDED 0xFu       /* no FMask: colour stored as is */
+
+int rs_fail(struct vc_draw_err *err, const char *fmt, ...)
+{
+    if (err) {
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(err->msg, sizeof err->msg, fmt, ap);
+        va_end(ap);
+    }
+    return -1;
+}
+
+/* ---- formats ---------------------------------------------------------------- */
+
+struct cb_format_info {
+    unsigned format;
+    unsigned comps, bits;        /* components and bits per component */
+};
+
+static const struct cb_format_info cb_formats[] = {
+    {V_CB_FORMAT__COLOR_8, 1, 8},
+    {V_CB_FORMAT__COLOR_8_8, 2, 8},
+    {V_CB_FORMAT__COLOR_8_8_8_8, 4, 8},
+    {V_CB_FORMAT__COLOR_32_FLOAT, 1, 32},
+    {V_CB_FORMAT__COLOR_32_32_32_32_FLOAT, 4, 32},
+};
+
+static const struct cb_format_info *format_info(unsigned format)
+{
+    for (unsigned i = 0; i < sizeof cb_formats / sizeof cb_formats[0]; i++)
+        if (cb_formats[i].format == format)
+            return &cb_formats[i];
+    return NULL;
+}
+
+/* Which RGBA component stored channel c holds, per COMP_SWAP (Mesa
+ * r600_translate_colorswap: STD = XYZW, ALT = ZYXW, STD_REV = WZYX,
+ * ALT_REV = YZWX for four channels; X / Y / Z / W, XY / XW / YX / WX for
+ * one and two). */
+static unsigned swap_component(unsigned comps, unsigned swap, unsigned c)
+{
+    static const uint8_t four[4][4] = {
+        [V_CB_COMP_SWAP__SWAP_STD] = {0, 1, 2, 3},
+        [V_CB_COMP_SWAP__SWAP_ALT] = {2, 1, 0, 3},
+        [V_CB_COMP_SWAP__SWAP_STD_REV] = {3, 2, 1, 0},
+        [V_CB_COMP_SWAP__SWAP_ALT_REV] = {3, 0, 1, 2},
+    };
+    static const uint8_t two[4][2] = {
+        [V_CB_COMP_SWAP__SWAP_STD] = {0, 1},
+        [V_CB_COMP_SWAP__SWAP_ALT] = {0, 3},
+        [V_CB_COMP_SWAP__SWAP_STD_REV] = {1, 0},
+        [V_CB_COMP_SWAP__SWAP_ALT_REV] = {3, 0},
+    };
+    static const uint8_t one[4] = {0, 1, 2, 3};
+    if (comps == 4)
+        return four[swap & 3][c];
+    if (comps == 2)
+        return two[swap & 3][c];
+    return one[swap & 3];
+}
+
+static float srgb_encode(float v)
+{
+    if (!(v > 0.0f))
+        return 0.0f;
+    if (v >= 1.0f)
+        return 1.0f;
+    return v <= 0.0031308f ? v * 12.92f : 1.055f * powf(v, 1.0f / 2.4f) - 0.055f;
+}
+
+static float srgb_decode(float v)
+{
+    return v <= 0.04045f ? v / 12.92f : powf((v + 0.055f) / 1.055f, 2.4f);
+}
+
+/* float -> n-bit fixed point, round to nearest unless truncating. */
+static uint32_t to_unorm(float v, unsigned bits, bool truncate)
+{
+    float max = (float)((1u << bits) - 1u);
+    if (!(v > 0.0f))
+        return 0;
+    if (v >= 1.0f)
+        return (uint32_t)max;
+    float s = v * max;
+    return (uint32_t)(truncate ? s : s + 0.5f);
+}
+
+static uint32_t to_snorm(float v, unsigned bits, bool truncate)
+{
+    float max = (float)((1u << (bits - 1)) - 1u);
+    if (v != v)
+        v = 0.0f;
+    if (v < -1.0f)
+        v = -1.0f;
+    if (v > 1.0f)
+        v = 1.0f;
+    float s = v * max;
+    int32_t i = (int32_t)(truncate ? s : (s < 0 ? s - 0.5f : s + 0.5f));
+    return (uint32_t)i & ((1u << bits) - 1u);
+}
+
+static uint32_t to_int(float v, unsigned bits, bool is_signed)
+{
+    /* The shader exports integers as their bit patterns for UINT / SINT;
+     * for the SCALED types as float values.  Both end here clamped. */
+    double d = v != v ? 0.0 : (double)v;
+    double lo = is_signed ? -(double)(1u << (bits - 1)) : 0.0;
+    double hi = is_signed ? (double)((1u << (bits - 1)) - 1u) : (double)((1ull << bits) - 1u);
+    if (d < lo)
+        d = lo;
+    if (d > hi)
+        d = hi;
+    return (uint32_t)(int64_t)d & (uint32_t)((1ull << bits) - 1u);
+}
+
+void cb_pack(const struct cb_target *t, const float rgba[4], uint8_t *out)
+{
+    const struct cb_format_info *f = format_info(t->format);
+    for (unsigned c = 0; c < f->comps; c++) {
+        float v = rgba[swap_component(f->comps, t->comp_swap, c)];
+        if (f->bits == 32) {
+            uint32_t u;
+            if (t->number_type == V_CB_NUMBER_TYPE__NUMBER_FLOAT)
+                memcpy(&u, &v, 4);
+            else if (t->number_type == V_CB_NUMBER_TYPE__NUMBER_UINT ||
+                     t->number_type == V_CB_NUMBER_TYPE__NUMBER_SINT)
+                memcpy(&u, &v, 4); /* integer exports are raw bits */
+            else
+                u = to_unorm(v, 32, t->round_truncate);
+            memcpy(out + c * 4, &u, 4);
+            continue;
+        }
+        uint32_t u;
+        switch (t->number_type) {
+        case V_CB_NUMBER_TYPE__NUMBER_SNORM:
+            u = to_snorm(v, f->bits, t->round_truncate);
+            break;
+        case V_CB_NUMBER_TYPE__NUMBER_UINT: {
+            uint32_t raw;
+            memcpy(&raw, &v, 4);
+            u = raw > 0xFFu ? 0xFFu : raw;
+            break;
+        }
+        case V_CB_NUMBER_TYPE__NUMBER_SINT: {
+            int32_t raw;
+            memcpy(&raw, &v, 4);
+            u = (uint32_t)(raw < -128 ? -128 : raw > 127 ? 127 : raw) & 0xFFu;
+            break;
+        }
+        case V_CB_NUMBER_TYPE__NUMBER_USCALED:
+            u = to_int(v, f->bits, false);
+            break;
+        case V_CB_NUMBER_TYPE__NUMBER_SSCALED:
+            u = to_int(v, f->bits, true);
+            break;
+        case V_CB_NUMBER_TYPE__NUMBER_SRGB:
+            /* alpha stays linear */
+            u = to_unorm(swap_component(f->comps, t->comp_swap, c) == 3 ? v : srgb_encode(v), f->bits,
+                         t->round_truncate);
+            break;
+        default:
+            u = to_unorm(v, f->bits, t->round_truncate);
+            break;
+        }
+        out[c] = (uint8_t)u;
+    }
+}
+
+void cb_unpack(const struct cb_target *t, const uint8_t *in, float rgba[4])
+{
+    const struct cb_format_info *f = format_info(t->format);
+    rgba[0] = rgba[1] = rgba[2] = 0.0f;
+    rgba[3] = 1.0f;
+    for (unsigned c = 0; c < f->comps; c++) {
+        unsigned comp = swap_component(f->comps, t->comp_swap, c);
+        float v;
+        if (f->bits == 32) {
+            uint32_t u;
+            memcpy(&u, in + c * 4, 4);
+            if (t->number_type == V_CB_NUMBER_TYPE__NUMBER_UNORM)
+                v = (float)((double)u / 4294967295.0);
+            else
+                memcpy(&v, &u, 4);
+        } else {
+            uint8_t u = in[c];
+            switch (t->number_type) {
+            case V_CB_NUMBER_TYPE__NUMBER_SNORM: {
+                float s = (float)(int8_t)u / 127.0f;
+                v = s < -1.0f ? -1.0f : s;
+                break;
+            }
+            case V_CB_NUMBER_TYPE__NUMBER_UINT: {
+                uint32_t raw = u;
+                memcpy(&v, &raw, 4);
+                break;
+            }
+            case V_CB_NUMBER_TYPE__NUMBER_SINT: {
+                int32_t raw = (int8_t)u;
+                memcpy(&v, &raw, 4);
+                break;
+            }
+            case V_CB_NUMBER_TYPE__NUMBER_USCALED:
+                v = (float)u;
+                break;
+            case V_CB_NUMBER_TYPE__NUMBER_SSCALED:
+                v = (float)(int8_t)u;
+                break;
+            case V_CB_NUMBER_TYPE__NUMBER_SRGB:
+                v = comp == 3 ? u / 255.0f : srgb_decode(u / 255.0f);
+                break;
+            default:
+                v = u / 255.0f;
+                break;
+            }
+        }
+        rgba[comp] = v;
+    }
+}
+
+/* ---- target set-up ---------------------------------------------------------- */
+
+static enum cedar_array_mode array_mode_of(unsigned hw, bool *ok)
+{
+    *ok = true;
+    switch (hw) {
+    case V_ARRAY_MODE__ARRAY_LINEAR_GENERAL:
+    case V_ARRAY_MODE__ARRAY_LINEAR_ALIGNED:
+        return CEDAR_MODE_LINEAR_ALIGNED;
+    case V_ARRAY_MODE__ARRAY_1D_TILED_THIN1:
+        return CEDAR_MODE_1D_THIN;
+    case V_ARRAY_MODE__ARRAY_2D_TILED_THIN1:
+        return CEDAR_MODE_2D_THIN;
+    default:
+        *ok = false;
+        return CEDAR_MODE_LINEAR_ALIGNED;
+    }
+}
+
+int cb_target_init(const struct vc_render *r, struct cb_target *t, unsigned i, unsigned samples,
+                   const struct vc_regs *regs, const struct vc_mem *mem, struct vc_draw_err *err)
+{
+    uint32_t info = vc_reg(regs, REG_CB_COLOR_INFO(i));
+    uint32_t attrib = vc_reg(regs, REG_CB_COLOR_ATTRIB(i));
+    uint32_t pitch = vc_reg(regs, REG_CB_COLOR_PITCH(i));
+    uint32_t slice = vc_reg(regs, REG_CB_COLOR_SLICE(i));
+    uint64_t base = (uint64_t)vc_reg(regs, REG_CB_COLOR_BASE(i)) << 8;
+    struct cedar_layout_err lerr = {{0}};
+
+    memset(t, 0, sizeof *t);
+    t->index = i;
+    t->format = G_CB_COLOR_INFO__FORMAT(info);
+    if (t->format == V_CB_FORMAT__COLOR_INVALID)
+        return 1;
+    const struct cb_format_info *f = format_info(t->format);
+    if (!f)
+        return rs_fail(err, "CB%u: colour format %u is not supported by the model", i, t->format);
+    t->number_type = G_CB_COLOR_INFO__NUMBER_TYPE(info);
+    t->comp_swap = G_CB_COLOR_INFO__COMP_SWAP(info);
+    if (t->number_type == V_CB_NUMBER_TYPE__NUMBER_FLOAT && f->bits != 32)
+        return rs_fail(err, "CB%u: FLOAT number type on an 8-bit format", i);
+    t->bpe = f->comps * f->bits / 8;
+    t->samples = samples;
+    t->blend_clamp = G_CB_COLOR_INFO__BLEND_CLAMP(info);
+    t->round_truncate = G_CB_COLOR_INFO__ROUND_MODE(info);
+    t->clear_word[0] = i < 8 ? vc_reg(regs, REG_CB_COLOR_CLEAR_WORD0(i)) : 0;
+    t->clear_word[1] = i < 8 ? vc_reg(regs, REG_CB_COLOR_CLEAR_WORD1(i)) : 0;
+
+    bool ok;
+    struct cedar_surface s = {0};
+    s.mode = array_mode_of(G_CB_COLOR_INFO__ARRAY_MODE(info), &ok);
+    if (!ok)
+        return rs_fail(err, "CB%u: array mode %u is not supported", i, G_CB_COLOR_INFO__ARRAY_MODE(info));
+    if (samples > 1 && s.mode != CEDAR_MODE_2D_THIN)
+        return rs_fail(err, "CB%u: %u samples need a 2D-tiled surface", i, samples);
+    s.aligned_width = (G_CB_COLOR_PITCH__TILE_MAX(pitch) + 1) * 8;
+    uint64_t tiles = (uint64_t)G_CB_COLOR_SLICE__TILE_MAX(slice) + 1;
+    s.aligned_height = (unsigned)(tiles * 64 / s.aligned_width);
+    if (s.aligned_height == 0)
+        return rs_fail(err, "CB%u: SLICE smaller than one row of tiles", i);
+    s.width = s.aligned_width;
+    s.height = s.aligned_height;
+    s.bpe = t->bpe;
+    s.samples = samples;
+    s.tile_split = 64u << G_CB_COLOR_ATTRIB__TILE_SPLIT(attrib);
+    s.bankw = 1u << G_CB_COLOR_ATTRIB__BANK_WIDTH(attrib);
+    s.bankh = 1u << G_CB_COLOR_ATTRIB__BANK_HEIGHT(attrib);
+    s.mtilea = 1u << G_CB_COLOR_ATTRIB__MACRO_TILE_ASPECT(attrib);
+    s.tiling = r->tiling;
+    s.tiling.banks = 2u << G_CB_COLOR_ATTRIB__NUM_BANKS(attrib);
+    if (s.mode != CEDAR_MODE_2D_THIN) {
+        s.tile_split = 0;
+        s.bankw = s.bankh = s.mtilea = 1;
+    }
+    if (cedar_tile_map_init(&t->map, &s, NULL, &lerr))
+        return rs_fail(err, "CB%u: %s", i, lerr.msg);
+    t->width = t->map.width;
+    t->height = t->map.height;
+    t->mem = vc_mem_ptr(mem, base, t->map.size);
+    if (!t->mem)
+        return rs_fail(err, "CB%u: surface at 0x%llx (%llu bytes) is not inside one buffer", i,
+                       (unsigned long long)base, (unsigned long long)t->map.size);
+
+    t->fmask_on = samples > 1 && G_CB_COLOR_INFO__COMPRESSION(info) && i < 8;
+    if (t->fmask_on) {
+        struct cedar_surface fs = s;
+        uint32_t fslice = vc_reg(regs, REG_CB_COLOR_FMASK_SLICE(i));
+        uint64_t fbase = (uint64_t)vc_reg(regs, REG_CB_COLOR_FMASK(i)) << 8;
+        fs.samples = 1;
+        fs.bpe = samples == 8 ? 4 : 1;
+        fs.bankh = 1u << G_CB_COLOR_ATTRIB__FMASK_BANK_HEIGHT(attrib);
+        fs.aligned_height =
+            (unsigned)(((uint64_t)G_CB_COLOR_FMASK_SLICE__TILE_MAX(fslice) + 1) * 64 / fs.aligned_width);
+        fs.height = fs.aligned_height;
+        if (fs.aligned_height < t->height)
+            return rs_fail(err, "CB%u: FMASK_SLICE covers %u rows, the surface %u", i, fs.aligned_height,
+                           t->height);
+        if (cedar_fmask_map_init(&t->fmap, &fs, samples, NULL, &lerr))
+            return rs_fail(err, "CB%u FMask: %s", i, lerr.msg);
+        t->fmask = vc_mem_ptr(mem, fbase, t->fmap.size);
+        if (!t->fmask)
+            return rs_fail(err, "CB%u: FMask at 0x%llx (%llu bytes) is not inside one buffer", i,
+                           (unsigned long long)fbase, (unsigned long long)t->fmap.size);
+    }
+    t->cmask_on = G_CB_COLOR_INFO__FAST_CLEAR(info) && i < 8;
+    if (t->cmask_on) {
+        uint64_t cbase = (uint64_t)vc_reg(regs, REG_CB_COLOR_CMASK(i)) << 8;
+        uint32_t cslice = vc_reg(regs, REG_CB_COLOR_CMASK_SLICE(i));
+        unsigned bx = (t->width + CMASK_BLOCK_PIXELS - 1) / CMASK_BLOCK_PIXELS;
+        unsigned by = (t->height + CMASK_BLOCK_PIXELS - 1) / CMASK_BLOCK_PIXELS;
+        uint64_t blocks = (uint64_t)G_CB_COLOR_CMASK_SLICE__TILE_MAX(cslice) + 1;
+        if (blocks < (uint64_t)bx * by)
+            return rs_fail(err, "CB%u: CMASK_SLICE has %llu blocks, the surface needs %u", i,
+                           (unsigned long long)blocks, bx * by);
+        t->cmask_blocks_x = bx;
+        t->cmask_size = blocks * CMASK_BLOCK_BYTES;
+        t->cmask = vc_mem_ptr(mem, cbase, t->cmask_size);
+        if (!t->cmask)
+            return rs_fail(err, "CB%u: CMask at 0x%llx is not inside one buffer", i,
+                           (unsigned long long)cbase);
+    }
+    if (i < 8)
+        t->blend = vc_reg(regs, REG_CB_BLEND_CONTROL(i));
+    uint32_t tmask = vc_reg(regs, REG_CB_TARGET_MASK) >> (4 * i);
+    t->write_mask = tmask & 0xFu;
+    return 0;
+}
+
+/* ---- CMask ------------------------------------------------------------------ */
+
+static void cmask_locate(const struct cb_target *t, unsigned x, unsigned y, uint64_t *byte, unsigned *shift)
+{
+    unsigned block = (y / CMASK_BLOCK_PIXELS) * t->cmask_blocks_x + x / CMASK_BLOCK_PIXELS;
+    unsigned tile = ((y % CMASK_BLOCK_PIXELS) / CMASK_TILE_PIXELS) * (CMASK_BLOCK_PIXELS / CMASK_TILE_PIXELS) +
+                    (x % CMASK_BLOCK_PIXELS) / CMASK_TILE_PIXELS;
+    *byte = (uint64_t)block * CMASK_BLOCK_BYTES + tile / 2;
+    *shift = (tile & 1) * 4;
+}
+
+static unsigned cmask_get(const struct cb_target *t, unsigned x, unsigned y)
+{
+    uint64_t byte;
+    unsigned shift;
+    cmask_locate(t, x, y, &byte, &shift);
+    if (byte >= t->cmask_size)
+        return CMASK_EXPANDED;
+    return (t->cmask[byte] >> shift) & 0xFu;
+}
+
+static void cmask_set(struct cb_target *t, unsigned x, unsigned y, unsigned v)
+{
+    uint64_t byte;
+    unsigned shift;
+    cmask_locate(t, x, y, &byte, &shift);
+    if (byte >= t->cmask_size)
+        return;
+    t->cmask[byte] = (uint8_t)((t->cmask[byte] & ~(0xFu << shift)) | (v << shift));
+}
+
+bool cb_tile_cleared(const struct cb_target *t, unsigned x, unsigned y)
+{
+    return t->cmask_on && cmask_get(t, x, y) == CMASK_CLEARED;
+}
+
+/* ---- FMask ------------------------------------------------------------------ */
+
+/* Where a pixel's fragment indices live: bit P of every sample's index is
+ * in one byte per plane P, samples at consecutive bits from that plane's
+ * bit for sample 0 (cedar_fmask_bit: bit = pixel bits + sample). */
+struct fmask_px {
+    uint64_t byte[4];
+    unsigned bit0[4];
+    unsigned planes;
+};
+
+static void fmask_locate(const struct cb_target *t, unsigned x, unsigned y, struct fmask_px *fp)
+{
+    fp->planes = cedar_fmask_planes(&t->fmap);
+    for (unsigned p = 0; p < fp->planes; p++)
+        cedar_fmask_bit(&t->fmap, x, y, 0, p, 0, &fp->byte[p], &fp->bit0[p]);
+}
+
+/* Fragment index of every sample of the pixel, 4 bits each. */
+static uint32_t fmask_read_at(const struct cb_target *t, const struct fmask_px *fp)
+{
+    uint32_t v = 0;
+    for (unsigned p = 0; p < fp->planes; p++) {
+        unsigned bits = t->fmask[fp->byte[p]] >> fp->bit0[p];
+        for (unsigned s = 0; s < t->samples; s++)
+            v |= ((bits >> s) & 1u) << (4 * s + p);
+    }
+    /* An index with no colour plane behind it (only EQAA makes those) is
+     * taken modulo the sample count. */
+    for (unsigned s = 0; s < t->samples; s++) {
+        unsigned f = (v >> (4 * s)) & 0xFu;
+        if (f >= t->samples)
+            v = (v & ~(0xFu << (4 * s))) | ((f & (t->samples - 1u)) << (4 * s));
+    }
+    return v;
+}
+
+static uint32_t fmask_read(const struct cb_target *t, unsigned x, unsigned y)
+{
+    struct fmask_px fp;
+    fmask_locate(t, x, y, &fp);
+    return fmask_read_at(t, &fp);
+}
+
+static void fmask_write_at(struct cb_target *t, const struct fmask_px *fp, unsigned s, unsigned frag)
+{
+    for (unsigned p = 0; p < fp->planes; p++) {
+        uint8_t bit = (uint8_t)(1u << (fp->bit0[p] + s));
+        if ((frag >> p) & 1u)
+            t->fmask[fp->byte[p]] |= bit;
+        else
+            t->fmask[fp->byte[p]] &= (uint8_t)~bit;
+    }
+}
+
+static void fmask_write_sample(struct cb_target *t, unsigned x, unsigned y, unsigned s, unsigned frag)
+{
+    struct fmask_px fp;
+    fmask_locate(t, x, y, &fp);
+    fmask_write_at(t, &fp, s, frag);
+}
+
+uint32_t cb_fmask_read(const struct cb_target *t, unsigned x, unsigned y)
+{
+    return fmask_read(t, x, y);
+}
+
+static inline unsigned frag_of(uint32_t frags, unsigned s)
+{
+    return (frags >> (4 * s)) & 0xFu;
+}
+
+/* ---- element access --------------------------------------------------------- */
+
+static inline uint8_t *plane_ptr(const struct cb_target *t, unsigned x, unsigned y, unsigned plane)
+{
+    return t->mem + cedar_tile_addr(&t->map, x, y, plane, 0);
+}
+
+static void clear_element(const struct cb_target *t, uint8_t *out)
+{
+    /* CLEAR_WORD0/1 hold the colour in the surface's own format (Mesa
+     * evergreen_set_clear_color packs it with the surface format). */
+    uint8_t words[8];
+    memcpy(words, &t->clear_word[0], 4);
+    memcpy(words + 4, &t->clear_word[1], 4);
+    memset(out, 0, t->bpe);
+    memcpy(out, words, t->bpe < 8 ? t->bpe : 8);
+}
+
+void cb_read_sample_raw(const struct cb_target *t, unsigned x, unsigned y, unsigned sample, uint8_t *out)
+{
+    if (cb_tile_cleared(t, x, y)) {
+        clear_element(t, out);
+        return;
+    }
+    unsigned plane = sample;
+    if (t->fmask_on)
+        plane = frag_of(fmask_read(t, x, y), sample);
+    memcpy(out, plane_ptr(t, x, y, plane), t->bpe);
+}
+
+void cb_read_sample(const struct cb_target *t, unsigned x, unsigned y, unsigned sample, float rgba[4])
+{
+    uint8_t raw[16];
+    cb_read_sample_raw(t, x, y, sample, raw);
+    cb_unpack(t, raw, rgba);
+}
+
+void cb_tile_expand(struct cb_target *t, unsigned x, unsigned y)
+{
+    if (!cb_tile_cleared(t, x, y))
+        return;
+    uint8_t el[16];
+    clear_element(t, el);
+    unsigned x0 = x & ~7u, y0 = y & ~7u;
+    for (unsigned py = y0; py < y0 + 8 && py < t->height; py++)
+        for (unsigned px = x0; px < x0 + 8 && px < t->width; px++) {
+            if (t->fmask_on) {
+                memcpy(plane_ptr(t, px, py, 0), el, t->bpe);
+                for (unsigned s = 0; s < t->samples; s++)
+                    fmask_write_sample(t, px, py, s, 0);
+            } else {
+                for (unsigned s = 0; s < t->samples; s++)
+                    memcpy(plane_ptr(t, px, py, s), el, t->bpe);
+            }
+        }
+    cmask_set(t, x, y, t->fmask_on ? CMASK_COMPRESSED : CMASK_EXPANDED);
+}
+
+void cb_pixel_decompress(struct cb_target *t, unsigned x, unsigned y)
+{
+    if (!t->fmask_on)
+        return;
+    cb_tile_expand(t, x, y);
+    uint32_t frags = fmask_read(t, x, y);
+    uint8_t colour[RS_MAX_SAMPLES][16];
+    for (unsigned s = 0; s < t->samples; s++)
+        memcpy(colour[s], plane_ptr(t, x, y, frag_of(frags, s)), t->bpe);
+    for (unsigned s = 0; s < t->samples; s++) {
+        memcpy(plane_ptr(t, x, y, s), colour[s], t->bpe);
+        if (frag_of(frags, s) != s)
+            fmask_write_sample(t, x, y, s, s);
+    }
+}
+
+/* ---- blending ----------------------------------------------------------------- */
+
+static float blend_factor(unsigned f, const float src[4], const float dst[4], const float cst[4],
+                          unsigned comp)
+{
+    bool alpha = comp == 3;
+    switch (f) {
+    case V_CB_BLEND_FACTOR__BLEND_ZERO: return 0.0f;
+    case V_CB_BLEND_FACTOR__BLEND_ONE: return 1.0f;
+    case V_CB_BLEND_FACTOR__BLEND_SRC_COLOR: return src[comp];
+    case V_CB_BLEND_FACTOR__BLEND_ONE_MINUS_SRC_COLOR: return 1.0f - src[comp];
+    case V_CB_BLEND_FACTOR__BLEND_SRC_ALPHA: return src[3];
+    case V_CB_BLEND_FACTOR__BLEND_ONE_MINUS_SRC_ALPHA: return 1.0f - src[3];
+    case V_CB_BLEND_FACTOR__BLEND_DST_ALPHA: return dst[3];
+    case V_CB_BLEND_FACTOR__BLEND_ONE_MINUS_DST_ALPHA: return 1.0f - dst[3];
+    case V_CB_BLEND_FACTOR__BLEND_DST_COLOR: return dst[comp];
+    case V_CB_BLEND_FACTOR__BLEND_ONE_MINUS_DST_COLOR: return 1.0f - dst[comp];
+    case V_CB_BLEND_FACTOR__BLEND_SRC_ALPHA_SATURATE: {
+        float a = src[3] < 1.0f - dst[3] ? src[3] : 1.0f - dst[3];
+        return alpha ? 1.0f : a;
+    }
+    case V_CB_BLEND_FACTOR__BLEND_CONST_COLOR: return cst[comp];
+    case V_CB_BLEND_FACTOR__BLEND_ONE_MINUS_CONST_COLOR: return 1.0f - cst[comp];
+    case V_CB_BLEND_FACTOR__BLEND_CONST_ALPHA: return cst[3];
+    case V_CB_BLEND_FACTOR__BLEND_ONE_MINUS_CONST_ALPHA: return 1.0f - cst[3];
+    default: return 0.0f; /* dual-source factors: no second source is modelled */
+    }
+}
+
+static float combine(unsigned fcn, float s, float sf, float d, float df)
+{
+    switch (fcn) {
+    case V_CB_COMB_FCN__COMB_SRC_MINUS_DST: return s * sf - d * df;
+    case V_CB_COMB_FCN__COMB_MIN_DST_SRC: return s < d ? s : d;
+    case V_CB_COMB_FCN__COMB_MAX_DST_SRC: return s > d ? s : d;
+    case V_CB_COMB_FCN__COMB_DST_MINUS_SRC: return d * df - s * sf;
+    default: return s * sf + d * df;
+    }
+}
+
+static bool blend_on(const struct cb_target *t)
+{
+    return G_CB_BLEND_CONTROL__BLEND_CONTROL_ENABLE(t->blend) &&
+           t->number_type != V_CB_NUMBER_TYPE__NUMBER_UINT && t->number_type != V_CB_NUMBER_TYPE__NUMBER_SINT;
+}
+
+static void blend(const struct cb_target *t, const float cst[4], const float src_in[4], const float dst[4],
+                  float out[4])
+{
+    float src[4];
+    for (unsigned c = 0; c < 4; c++) {
+        src[c] = src_in[c];
+        if (t->blend_clamp && t->number_type != V_CB_NUMBER_TYPE__NUMBER_FLOAT)
+            src[c] = src[c] < 0.0f ? 0.0f : src[c] > 1.0f ? 1.0f : src[c];
+    }
+    bool separate = G_CB_BLEND_CONTROL__SEPARATE_ALPHA_BLEND(t->blend);
+    for (unsigned c = 0; c < 4; c++) {
+        bool a = c == 3 && separate;
+        unsigned sf = a ? G_CB_BLEND_CONTROL__ALPHA_SRCBLEND(t->blend) : G_CB_BLEND_CONTROL__COLOR_SRCBLEND(t->blend);
+        unsigned df = a ? G_CB_BLEND_CONTROL__ALPHA_DESTBLEND(t->blend) : G_CB_BLEND_CONTROL__COLOR_DESTBLEND(t->blend);
+        unsigned fn = a ? G_CB_BLEND_CONTROL__ALPHA_COMB_FCN(t->blend) : G_CB_BLEND_CONTROL__COLOR_COMB_FCN(t->blend);
+        out[c] = combine(fn, src[c], blend_factor(sf, src, dst, cst, c), dst[c], blend_factor(df, src, dst, cst, c));
+    }
+}
+
+/* Merge `el` (the new element) into `old` under the component write mask. */
+static void masked_element(const struct cb_target *t, const float rgba[4], const uint8_t *old, uint8_t *out)
+{
+    if (t->write_mask == 0xFu) {
+        cb_pack(t, rgba, out);
+        return;
+    }
+    float cur[4], mix[4];
+    cb_unpack(t, old, cur);
+    for (unsigned c = 0; c < 4; c++)
+        mix[c] = (t->write_mask >> c) & 1u ? rgba[c] : cur[c];
+    /* Unwritten channels keep their bits: pack the merged value, then copy
+     * back the stored channels that are masked off. */
+    cb_pack(t, mix, out);
+    const struct cb_format_info *f = format_info(t->format);
+    unsigned cb = f->bits / 8;
+    for (unsigned c = 0; c < f->comps; c++)
+        if (!((t->write_mask >> swap_component(f->comps, t->comp_swap, c)) & 1u))
+            memcpy(out + c * cb, old + c * cb, cb);
+}
+
+void cb_write(struct cb_target *t, const float cst[4], unsigned x, unsigned y, uint32_t coverage,
+              const float rgba[4])
+{
+    if (x >= t->width || y >= t->height || t->write_mask == 0)
+        return;
+    uint32_t all = (t->samples >= 32 ? 0xFFFFFFFFu : (1u << t->samples) - 1u);
+    coverage &= all;
+    if (!coverage)
+        return;
+    cb_tile_expand(t, x, y);
+    bool do_blend = blend_on(t);
+    uint8_t el[16];
+
+    if (!t->fmask_on) {
+        if (!do_blend && t->write_mask == 0xFu)
+            cb_pack(t, rgba, el);
+        for (unsigned s = 0; s < t->samples; s++) {
+            if (!((coverage >> s) & 1u))
+                continue;
+            uint8_t *p = plane_ptr(t, x, y, s);
+            if (do_blend || t->write_mask != 0xFu) {
+                float dst[4], res[4];
+                cb_unpack(t, p, dst);
+                if (do_blend)
+                    blend(t, cst, rgba, dst, res);
+                else
+                    memcpy(res, rgba, sizeof res);
+                masked_element(t, res, p, el);
+            }
+            memcpy(p, el, t->bpe);
+        }
+        return;
+    }
+
+    /* FMask: group the covered samples by the fragment they showed; each
+     * group gets its new colour stored once, in its old plane when no
+     * uncovered sample still shows that fragment, else in a free plane. */
+    struct fmask_px fp;
+    fmask_locate(t, x, y, &fp);
+    uint32_t frags = fmask_read_at(t, &fp);
+    uint32_t kept = 0;     /* fragments still shown by uncovered samples */
+    uint32_t groups = 0;   /* fragments shown by covered samples */
+    for (unsigned s = 0; s < t->samples; s++) {
+        if ((coverage >> s) & 1u)
+            groups |= 1u << frag_of(frags, s);
+        else
+            kept |= 1u << frag_of(frags, s);
+    }
+    bool same_result = !do_blend && t->write_mask == 0xFu;
+    uint8_t results[RS_MAX_SAMPLES][16];
+    unsigned target_of[RS_MAX_SAMPLES];
+    uint32_t taken = kept;
+    if (same_result) {
+        /* One colour for every covered sample: one fragment. */
+        cb_pack(t, rgba, results[0]);
+        unsigned target = RS_MAX_SAMPLES;
+        for (unsigned f = 0; f < t->samples; f++)
+            if (((groups >> f) & 1u) && !((kept >> f) & 1u)) {
+                target = f;
+                break;
+            }
+        if (target == RS_MAX_SAMPLES)
+            for (unsigned f = 0; f < t->samples; f++)
+                if (!((kept >> f) & 1u)) {
+                    target = f;
+                    break;
+                }
+        memcpy(plane_ptr(t, x, y, target), results[0], t->bpe);
+        for (unsigned s = 0; s < t->samples; s++)
+            if (((coverage >> s) & 1u) && frag_of(frags, s) != target)
+                fmask_write_at(t, &fp, s, target);
+        return;
+    }
+    for (unsigned f = 0; f < t->samples; f++) {
+        if (!((groups >> f) & 1u))
+            continue;
+        uint8_t *p = plane_ptr(t, x, y, f);
+        float dst[4], res[4];
+        cb_unpack(t, p, dst);
+        if (do_blend)
+            blend(t, cst, rgba, dst, res);
+        else
+            memcpy(res, rgba, sizeof res);
+        masked_element(t, res, p, results[f]);
+        if (!((kept >> f) & 1u)) {
+            target_of[f] = f;
+            taken |= 1u << f;
+        } else {
+            target_of[f] = RS_MAX_SAMPLES;
+        }
+    }
+    for (unsigned f = 0; f < t->samples; f++) {
+        if (!((groups >> f) & 1u) || target_of[f] != RS_MAX_SAMPLES)
+            continue;
+        for (unsigned g = 0; g < t->samples; g++)
+            if (!((taken >> g) & 1u)) {
+                target_of[f] = g;
+                taken |= 1u << g;
+                break;
+            }
+    }
+    for (unsigned f = 0; f < t->samples; f++)
+        if (((groups >> f) & 1u) && target_of[f] < t->samples)
+            memcpy(plane_ptr(t, x, y, target_of[f]), results[f], t->bpe);
+    for (unsigned s = 0; s < t->samples; s++) {
+        if (!((coverage >> s) & 1u))
+            continue;
+        unsigned f = frag_of(frags, s);
+        if (target_of[f] != f && target_of[f] < t->samples)
+            fmask_write_at(t, &fp, s, target_of[f]);
+    }
+}

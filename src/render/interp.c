@@ -1,0 +1,86 @@
+/* The SPI's part of a draw: which vertex-shader export feeds each pixel-
+ * shader input (SPI_VS_OUT_ID_* semantics against SPI_PS_INPUT_CNTL_*
+ * semantics, DEFAULT_VAL when none matches, FLAT_SHADE from the provoking
+ * vertex), and the barycentric weights SPI_BARYC_CNTL asks for. */
+#include <string.h>
+
+#include "render_priv.h"
+#include "interp.h"
+
+/* SPI_PS_INPUT_CNTL.DEFAULT_VAL encodings (Mesa evergreend.h comments). */
+static const float default_vals[4][4] = {
+    [V_SPI_DEFAULT_VAL__X_0_0F] = {0, 0, 0, 0},
+    [V_SPI_DEFAULT_VAL__X_0001] = {0, 0, 0, 1},
+    [V_SPI_DEFAULT_VAL__X_1110] = {1, 1, 1, 0},
+    [V_SPI_DEFAULT_VAL__X_1111] = {1, 1, 1, 1},
+};
+
+void spi_link_init(struct spi_link *l, const struct vc_regs *regs)
+{
+    memset(l, 0, sizeof *l);
+    /* export n's semantic: byte n%4 of SPI_VS_OUT_ID_(n/4) */
+    uint8_t vs_sem[VC_RENDER_MAX_PARAMS];
+    unsigned nexp = VC_RENDER_MAX_PARAMS < 40 ? VC_RENDER_MAX_PARAMS : 40;
+    for (unsigned n = 0; n < nexp; n++)
+        vs_sem[n] = (uint8_t)(vc_reg(regs, REG_SPI_VS_OUT_ID(n / 4)) >> (8 * (n % 4)));
+    unsigned nexports = G_SPI_VS_OUT_CONFIG__VS_EXPORT_COUNT(vc_reg(regs, REG_SPI_VS_OUT_CONFIG)) + 1;
+    if (nexports > nexp)
+        nexports = nexp;
+    l->num_inputs = G_SPI_PS_IN_CONTROL_0__NUM_INTERP(vc_reg(regs, REG_SPI_PS_IN_CONTROL_0));
+    if (l->num_inputs > VC_RENDER_MAX_PARAMS)
+        l->num_inputs = VC_RENDER_MAX_PARAMS;
+    for (unsigned i = 0; i < l->num_inputs; i++) {
+        uint32_t c = vc_reg(regs, REG_SPI_PS_INPUT_CNTL(i));
+        unsigned sem = G_SPI_PS_INPUT_CNTL__SEMANTIC(c);
+        l->export_of[i] = -1;
+        for (unsigned n = 0; n < nexports; n++)
+            if (vs_sem[n] == sem) {
+                l->export_of[i] = (int)n;
+                break;
+            }
+        memcpy(l->defval[i], default_vals[G_SPI_PS_INPUT_CNTL__DEFAULT_VAL(c)], sizeof l->defval[i]);
+        l->flat[i] = G_SPI_PS_INPUT_CNTL__FLAT_SHADE(c);
+    }
+    l->provoking_last = G_PA_SU_SC_MODE_CNTL__PROVOKING_VTX_LAST(vc_reg(regs, REG_PA_SU_SC_MODE_CNTL));
+    l->persp_corr_dis = G_PA_SU_SC_MODE_CNTL__PERSP_CORR_DIS(vc_reg(regs, REG_PA_SU_SC_MODE_CNTL));
+}
+
+void spi_prim_inputs(const struct spi_link *l, const struct vc_vertex_out *const v[3], unsigned nv,
+                     bool front, struct vc_prim_inputs *out)
+{
+    out->num_inputs = l->num_inputs;
+    out->front_face = front;
+    unsigned provoking = l->provoking_last ? nv - 1 : 0;
+    for (unsigned i = 0; i < l->num_inputs; i++) {
+        out->flat[i] = l->flat[i];
+        for (unsigned k = 0; k < 3; k++) {
+            unsigned src = l->flat[i] ? provoking : (k < nv ? k : nv - 1);
+            int e = l->export_of[i];
+            if (e >= 0 && ((v[src]->param_mask >> e) & 1u))
+                memcpy(out->attr[i][k], v[src]->param[e], sizeof out->attr[i][k]);
+            else
+                memcpy(out->attr[i][k], l->defval[i], sizeof out->attr[i][k]);
+        }
+    }
+}
+
+void spi_weights(const struct spi_link *l, const double lin[3], const float inv_w[3], float persp_ij[2],
+                 float linear_ij[2])
+{
+    linear_ij[0] = (float)lin[1];
+    linear_ij[1] = (float)lin[2];
+    if (l->persp_corr_dis) {
+        persp_ij[0] = linear_ij[0];
+        persp_ij[1] = linear_ij[1];
+        return;
+    }
+    double p0 = lin[0] * inv_w[0], p1 = lin[1] * inv_w[1], p2 = lin[2] * inv_w[2];
+    double sum = p0 + p1 + p2;
+    if (sum == 0.0) {
+        persp_ij[0] = linear_ij[0];
+        persp_ij[1] = linear_ij[1];
+        return;
+    }
+    persp_ij[0] = (float)(p1 / sum);
+    persp_ij[1] = (float)(p2 / sum);
+}

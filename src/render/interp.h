@@ -1,0 +1,27 @@
+/* SPI linkage and barycentric weights (interp.c). */
+#ifndef CEDAR_RENDER_INTERP_H
+#define CEDAR_RENDER_INTERP_H
+
+#include "render_priv.h"
+
+struct spi_link {
+    unsigned num_inputs;
+    int export_of[VC_RENDER_MAX_PARAMS];        /* PARAM export feeding input i, -1: default */
+    float defval[VC_RENDER_MAX_PARAMS][4];
+    bool flat[VC_RENDER_MAX_PARAMS];
+    bool provoking_last;
+    bool persp_corr_dis;
+};
+
+void spi_link_init(struct spi_link *l, const struct vc_regs *regs);
+
+/* The inputs of one primitive from its nv (1..3) vertices. */
+void spi_prim_inputs(const struct spi_link *l, const struct vc_vertex_out *const v[3], unsigned nv,
+                     bool front, struct vc_prim_inputs *out);
+
+/* From screen-space weights lin[0..2] of the primitive's vertices, the
+ * (i, j) pairs for perspective-correct and linear interpolation. */
+void spi_weights(const struct spi_link *l, const double lin[3], const float inv_w[3], float persp_ij[2],
+                 float linear_ij[2]);
+
+#endif

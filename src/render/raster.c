@@ -1,0 +1,376 @@
+/* Set-up and scan conversion: the viewport transform (PA_CL_VPORT_*,
+ * PA_CL_VTE_CNTL), vertex snapping to the sub-pixel grid PA_SU_VTX_CNTL asks
+ * for, the scissor (screen, window, generic and viewport rectangles
+ * intersected), and coverage of each pixel's samples (PA_SC_AA_CONFIG,
+ * PA_SC_AA_SAMPLE_LOCS_*, PA_SC_AA_MASK) by exact integer edge functions
+ * with a top-left fill rule.
+ *
+ * Edge functions are evaluated on a 1/4096-pixel grid: vertices (snapped to
+ * 1/2^QUANT bits, at most 1/4096) and sample positions (1/16 pixel) are both
+ * exact on it, and with coordinates below 2^15 pixels the products fit in
+ * 64 bits. */
+#include <math.h>
+#include <string.h>
+
+#include "render_priv.h"
+
+#define GRID_BITS 12                   /* evaluation grid: 1/4096 pixel */
+#define GRID_ONE ((int64_t)1 << GRID_BITS)
+#define SAMPLE_LOC_BITS 4              /* sample positions: 1/16 pixel */
+#define MAX_COORD 16384                /* pixels; scissors are 15-bit */
+#define BLOCK 8                        /* pixels per side of a coverage block */
+
+static unsigned quant_bits(unsigned quant_mode)
+{
+    switch (quant_mode) {
+    case V_PA_SU_QUANT_MODE__X_1_16TH: return 4;
+    case V_PA_SU_QUANT_MODE__X_1_8TH: return 3;
+    case V_PA_SU_QUANT_MODE__X_1_4TH: return 2;
+    case V_PA_SU_QUANT_MODE__X_1_2: return 1;
+    case V_PA_SU_QUANT_MODE__X_1: return 0;
+    case V_PA_SU_QUANT_MODE__X_1_256TH: return 8;
+    case V_PA_SU_QUANT_MODE__X_1_1024TH: return 10;
+    default: return 12; /* X_1_4096TH */
+    }
+}
+
+static float reg_float(const struct vc_regs *regs, uint32_t off)
+{
+    uint32_t u = vc_reg(regs, off);
+    float f;
+    memcpy(&f, &u, 4);
+    return f;
+}
+
+static void clamp_rect(int *x0, int *y0, int *x1, int *y1, int ax0, int ay0, int ax1, int ay1)
+{
+    if (ax0 > *x0) *x0 = ax0;
+    if (ay0 > *y0) *y0 = ay0;
+    if (ax1 < *x1) *x1 = ax1;
+    if (ay1 < *y1) *y1 = ay1;
+}
+
+int rs_state_init(struct rs_state *s, const struct vc_regs *regs, struct vc_draw_err *err)
+{
+    memset(s, 0, sizeof *s);
+    uint32_t vtx = vc_reg(regs, REG_PA_SU_VTX_CNTL);
+    s->subpix_bits = quant_bits(G_PA_SU_VTX_CNTL__QUANT_MODE(vtx));
+    s->round_mode = G_PA_SU_VTX_CNTL__ROUND_MODE(vtx);
+    s->pix_center_half = G_PA_SU_VTX_CNTL__PIX_CENTER_HALF(vtx);
+    s->vte = vc_reg(regs, REG_PA_CL_VTE_CNTL);
+    s->vp_scale[0] = G_PA_CL_VTE_CNTL__VPORT_X_SCALE_ENA(s->vte) ? reg_float(regs, REG_PA_CL_VPORT_XSCALE(0)) : 1.0f;
+    s->vp_offset[0] = G_PA_CL_VTE_CNTL__VPORT_X_OFFSET_ENA(s->vte) ? reg_float(regs, REG_PA_CL_VPORT_XOFFSET(0)) : 0.0f;
+    s->vp_scale[1] = G_PA_CL_VTE_CNTL__VPORT_Y_SCALE_ENA(s->vte) ? reg_float(regs, REG_PA_CL_VPORT_YSCALE(0)) : 1.0f;
+    s->vp_offset[1] = G_PA_CL_VTE_CNTL__VPORT_Y_OFFSET_ENA(s->vte) ? reg_float(regs, REG_PA_CL_VPORT_YOFFSET(0)) : 0.0f;
+    s->vp_scale[2] = G_PA_CL_VTE_CNTL__VPORT_Z_SCALE_ENA(s->vte) ? reg_float(regs, REG_PA_CL_VPORT_ZSCALE(0)) : 1.0f;
+    s->vp_offset[2] = G_PA_CL_VTE_CNTL__VPORT_Z_OFFSET_ENA(s->vte) ? reg_float(regs, REG_PA_CL_VPORT_ZOFFSET(0)) : 0.0f;
+    s->su_mode = vc_reg(regs, REG_PA_SU_SC_MODE_CNTL);
+    uint32_t woff = vc_reg(regs, REG_PA_SC_WINDOW_OFFSET);
+    s->win_off_x = (int16_t)G_PA_SC_WINDOW_OFFSET__WINDOW_X_OFFSET(woff);
+    s->win_off_y = (int16_t)G_PA_SC_WINDOW_OFFSET__WINDOW_Y_OFFSET(woff);
+
+    /* Scissor: the intersection of every rectangle in force.  Window and
+     * generic scissors move with the window offset unless their
+     * WINDOW_OFFSET_DISABLE says otherwise. */
+    int x0 = 0, y0 = 0, x1 = MAX_COORD, y1 = MAX_COORD;
+    uint32_t tl = vc_reg(regs, REG_PA_SC_SCREEN_SCISSOR_TL), br = vc_reg(regs, REG_PA_SC_SCREEN_SCISSOR_BR);
+    clamp_rect(&x0, &y0, &x1, &y1, (int)G_PA_SC_SCREEN_SCISSOR_TL__TL_X(tl), (int)G_PA_SC_SCREEN_SCISSOR_TL__TL_Y(tl),
+               (int)G_PA_SC_SCREEN_SCISSOR_BR__BR_X(br), (int)G_PA_SC_SCREEN_SCISSOR_BR__BR_Y(br));
+    const uint32_t rects[2][2] = {
+        {REG_PA_SC_WINDOW_SCISSOR_TL, REG_PA_SC_WINDOW_SCISSOR_BR},
+        {REG_PA_SC_GENERIC_SCISSOR_TL, REG_PA_SC_GENERIC_SCISSOR_BR},
+    };
+    for (unsigned k = 0; k < 2; k++) {
+        tl = vc_reg(regs, rects[k][0]);
+        br = vc_reg(regs, rects[k][1]);
+        int ox = G_PA_SC_SCISSOR_TL__WINDOW_OFFSET_DISABLE(tl) ? 0 : s->win_off_x;
+        int oy = G_PA_SC_SCISSOR_TL__WINDOW_OFFSET_DISABLE(tl) ? 0 : s->win_off_y;
+        clamp_rect(&x0, &y0, &x1, &y1, (int)G_PA_SC_SCISSOR_TL__TL_X(tl) + ox, (int)G_PA_SC_SCISSOR_TL__TL_Y(tl) + oy,
+                   (int)G_PA_SC_SCISSOR_BR__BR_X(br) + ox, (int)G_PA_SC_SCISSOR_BR__BR_Y(br) + oy);
+    }
+    uint32_t mode0 = vc_reg(regs, REG_PA_SC_MODE_CNTL_0);
+    if (G_PA_SC_MODE_CNTL_0__VPORT_SCISSOR_ENABLE(mode0)) {
+        tl = vc_reg(regs, REG_PA_SC_VPORT_SCISSOR_TL(0));
+        br = vc_reg(regs, REG_PA_SC_VPORT_SCISSOR_BR(0));
+        int ox = G_PA_SC_SCISSOR_TL__WINDOW_OFFSET_DISABLE(tl) ? 0 : s->win_off_x;
+        int oy = G_PA_SC_SCISSOR_TL__WINDOW_OFFSET_DISABLE(tl) ? 0 : s->win_off_y;
+        clamp_rect(&x0, &y0, &x1, &y1, (int)G_PA_SC_SCISSOR_TL__TL_X(tl) + ox, (int)G_PA_SC_SCISSOR_TL__TL_Y(tl) + oy,
+                   (int)G_PA_SC_SCISSOR_BR__BR_X(br) + ox, (int)G_PA_SC_SCISSOR_BR__BR_Y(br) + oy);
+    }
+    if (x0 < 0) x0 = 0;
+    if (y0 < 0) y0 = 0;
+    s->sc_x0 = x0;
+    s->sc_y0 = y0;
+    s->sc_x1 = x1;
+    s->sc_y1 = y1;
+
+    /* MSAA: sample count and positions.  Positions are read for the count
+     * in force: for 8x, SAMPLE_LOCS_0 holds samples 0-3 and _1 samples 4-7 of
+     * the pixel (Mesa evergreen_emit_msaa_state repeats the pair for the
+     * four pixels of a quad, which this model does not distinguish). */
+    uint32_t aa = vc_reg(regs, REG_PA_SC_AA_CONFIG);
+    unsigned log2s = G_PA_SC_AA_CONFIG__MSAA_NUM_SAMPLES(aa);
+    s->samples = 1u << log2s;
+    if (s->samples > RS_MAX_SAMPLES)
+        return rs_fail(err, "PA_SC_AA_CONFIG asks for %u samples", s->samples);
+    bool msaa = G_PA_SC_MODE_CNTL_0__MSAA_ENABLE(mode0) && s->samples > 1;
+    for (unsigned i = 0; i < s->samples; i++) {
+        if (!msaa) {
+            s->sample_dx[i] = s->sample_dy[i] = 0;
+            continue;
+        }
+        uint32_t w = vc_reg(regs, REG_PA_SC_AA_SAMPLE_LOCS(i / 4));
+        unsigned k = i % 4;
+        int dx = (int)((w >> (8 * k)) & 0xFu), dy = (int)((w >> (8 * k + 4)) & 0xFu);
+        s->sample_dx[i] = dx >= 8 ? dx - 16 : dx;
+        s->sample_dy[i] = dy >= 8 ? dy - 16 : dy;
+    }
+    uint32_t am = vc_reg(regs, REG_PA_SC_AA_MASK);
+    s->aa_mask[0] = (uint8_t)G_PA_SC_AA_MASK__AA_MASK_ULC(am);
+    s->aa_mask[1] = (uint8_t)G_PA_SC_AA_MASK__AA_MASK_URC(am);
+    s->aa_mask[2] = (uint8_t)G_PA_SC_AA_MASK__AA_MASK_LLC(am);
+    s->aa_mask[3] = (uint8_t)G_PA_SC_AA_MASK__AA_MASK_LRC(am);
+    if (s->samples == 1)
+        for (unsigned q = 0; q < 4; q++)
+            s->aa_mask[q] = (uint8_t)(s->aa_mask[q] ? 1 : 0) | 1u; /* single sample: the mask does not apply */
+    s->per_sample = G_PA_SC_MODE_CNTL_1__PS_ITER_SAMPLE(vc_reg(regs, REG_PA_SC_MODE_CNTL_1)) && msaa;
+    return 0;
+}
+
+/* Snap a window coordinate to the set-up grid (2^-bits pixel) per ROUND_MODE,
+ * and express it on the evaluation grid. */
+static int64_t snap(double v, unsigned bits, unsigned round_mode)
+{
+    double scaled = v * (double)((int64_t)1 << bits);
+    double q;
+    switch (round_mode) {
+    case V_PA_SU_ROUND_MODE__X_ROUND:
+        q = floor(scaled + 0.5);
+        break;
+    case V_PA_SU_ROUND_MODE__X_ROUND_TO_EVEN:
+        q = nearbyint(scaled);
+        break;
+    case V_PA_SU_ROUND_MODE__X_ROUND_TO_ODD: {
+        double f = floor(scaled);
+        q = (scaled - f == 0.5) ? (((int64_t)f & 1) ? f : f + 1) : floor(scaled + 0.5);
+        break;
+    }
+    default: /* X_TRUNCATE */
+        q = trunc(scaled);
+        break;
+    }
+    return (int64_t)q * ((int64_t)1 << (GRID_BITS - bits));
+}
+
+int rs_vertex_setup(const struct rs_state *s, const float clip[4], struct rs_vertex *out)
+{
+    float w = clip[3];
+    float inv_w = G_PA_CL_VTE_CNTL__VTX_W0_FMT(s->vte) ? 1.0f / w : w;
+    float x = clip[0], y = clip[1], z = clip[2];
+    if (!G_PA_CL_VTE_CNTL__VTX_XY_FMT(s->vte)) {
+        if (w == 0.0f)
+            return -1;
+        x *= 1.0f / w;
+        y *= 1.0f / w;
+    }
+    if (!G_PA_CL_VTE_CNTL__VTX_Z_FMT(s->vte) && w != 0.0f)
+        z *= 1.0f / w;
+    /* The viewport transform in single precision, as the hardware's float
+     * unit would compute it. */
+    float wx = x * s->vp_scale[0] + s->vp_offset[0];
+    float wy = y * s->vp_scale[1] + s->vp_offset[1];
+    out->z = z * s->vp_scale[2] + s->vp_offset[2];
+    out->inv_w = inv_w;
+    double dx = wx, dy = wy;
+    if (G_PA_SU_SC_MODE_CNTL__VTX_WINDOW_OFFSET_ENABLE(s->su_mode)) {
+        dx += s->win_off_x;
+        dy += s->win_off_y;
+    }
+    /* Pixel centres at integers (PIX_CENTER_HALF 0, D3D9) put the grid
+     * half a pixel off the OpenGL one the evaluation uses. */
+    if (!s->pix_center_half) {
+        dx += 0.5;
+        dy += 0.5;
+    }
+    if (!(dx > -2.0 * MAX_COORD && dx < 2.0 * MAX_COORD && dy > -2.0 * MAX_COORD && dy < 2.0 * MAX_COORD))
+        return -1;
+    out->x = snap(dx, s->subpix_bits, s->round_mode);
+    out->y = snap(dy, s->subpix_bits, s->round_mode);
+    return 0;
+}
+
+int rs_triangle_winding(const struct rs_vertex v[3])
+{
+    int64_t a = (v[1].x - v[0].x) * (v[2].y - v[0].y) - (v[1].y - v[0].y) * (v[2].x - v[0].x);
+    /* y grows downwards: a > 0 is clockwise on screen. */
+    return a > 0 ? -1 : a < 0 ? 1 : 0;
+}
+
+struct edge {
+    int64_t a, b, c;   /* E(x, y) = a*x + b*y + c on the evaluation grid; inside: E > 0 */
+    bool inclusive;    /* E == 0 counts as inside (top-left rule) */
+};
+
+static void edge_init(struct edge *e, const struct rs_vertex *p, const struct rs_vertex *q)
+{
+    /* Inside is to the left of p->q in a y-down frame when the triangle was
+     * made clockwise-positive by the caller. */
+    e->a = p->y - q->y;
+    e->b = q->x - p->x;
+    e->c = -(e->a * p->x + e->b * p->y);
+    /* Top edge: horizontal with the inside below (a == 0, b < 0 -> going
+     * left); left edge: the inside to its right (a > 0 -> going down... ).
+     * With E = a*x + b*y + c > 0 inside: a top edge has a == 0 and b > 0
+     * (E grows downwards), a left edge has a > 0 (E grows to the right). */
+    e->inclusive = (e->a == 0 && e->b > 0) || e->a > 0;
+}
+
+static inline bool edge_in(const struct edge *e, int64_t v)
+{
+    return v > 0 || (v == 0 && e->inclusive);
+}
+
+int rs_triangle(const struct rs_state *s, const struct rs_vertex vin[3], rs_pixel_fn fn, void *ctx)
+{
+    /* Orient so that the area is positive (E > 0 inside); remember the
+     * permutation to give barycentrics for the caller's vertex order. */
+    struct rs_vertex v[3] = {vin[0], vin[1], vin[2]};
+    int64_t area = (v[1].x - v[0].x) * (v[2].y - v[0].y) - (v[1].y - v[0].y) * (v[2].x - v[0].x);
+    bool swapped = false;
+    if (area == 0)
+        return 0;
+    if (area < 0) {
+        struct rs_vertex t = v[1];
+        v[1] = v[2];
+        v[2] = t;
+        area = -area;
+        swapped = true;
+    }
+    /* e[k] is the edge opposite vertex k: its value / area is k's weight. */
+    struct edge e[3];
+    edge_init(&e[0], &v[1], &v[2]);
+    edge_init(&e[1], &v[2], &v[0]);
+    edge_init(&e[2], &v[0], &v[1]);
+
+    int64_t minx = v[0].x, maxx = v[0].x, miny = v[0].y, maxy = v[0].y;
+    for (int k = 1; k < 3; k++) {
+        if (v[k].x < minx) minx = v[k].x;
+        if (v[k].x > maxx) maxx = v[k].x;
+        if (v[k].y < miny) miny = v[k].y;
+        if (v[k].y > maxy) maxy = v[k].y;
+    }
+    int px0 = (int)(minx >> GRID_BITS) - 1, px1 = (int)(maxx >> GRID_BITS) + 2;
+    int py0 = (int)(miny >> GRID_BITS) - 1, py1 = (int)(maxy >> GRID_BITS) + 2;
+    if (px0 < s->sc_x0) px0 = s->sc_x0;
+    if (py0 < s->sc_y0) py0 = s->sc_y0;
+    if (px1 > s->sc_x1) px1 = s->sc_x1;
+    if (py1 > s->sc_y1) py1 = s->sc_y1;
+    if (px0 >= px1 || py0 >= py1)
+        return 0;
+
+    unsigned ns = s->samples;
+    int64_t soff[RS_MAX_SAMPLES][3];   /* per sample, per edge: E(sample) - E(centre) */
+    int64_t smin[3], smax[3];
+    for (int k = 0; k < 3; k++) {
+        smin[k] = smax[k] = 0;
+        for (unsigned i = 0; i < ns; i++) {
+            int64_t dx = (int64_t)s->sample_dx[i] * ((int64_t)1 << (GRID_BITS - SAMPLE_LOC_BITS));
+            int64_t dy = (int64_t)s->sample_dy[i] * ((int64_t)1 << (GRID_BITS - SAMPLE_LOC_BITS));
+            soff[i][k] = e[k].a * dx + e[k].b * dy;
+            if (soff[i][k] < smin[k]) smin[k] = soff[i][k];
+            if (soff[i][k] > smax[k]) smax[k] = soff[i][k];
+        }
+    }
+    uint32_t all = ns >= 32 ? 0xFFFFFFFFu : (1u << ns) - 1u;
+    double inv_area = 1.0 / (double)area;
+    int centroid_order[RS_MAX_SAMPLES]; /* samples by distance from the centre */
+    for (unsigned i = 0; i < ns; i++)
+        centroid_order[i] = (int)i;
+    for (unsigned i = 1; i < ns; i++)
+        for (unsigned j = i; j > 0; j--) {
+            int a = centroid_order[j - 1], b = centroid_order[j];
+            int da = s->sample_dx[a] * s->sample_dx[a] + s->sample_dy[a] * s->sample_dy[a];
+            int db = s->sample_dx[b] * s->sample_dx[b] + s->sample_dy[b] * s->sample_dy[b];
+            if (db < da) {
+                centroid_order[j - 1] = b;
+                centroid_order[j] = a;
+            }
+        }
+
+    const int64_t half = GRID_ONE / 2;
+    struct rs_pixel px;
+    for (int by = py0; by < py1; by += BLOCK) {
+        int bye = by + BLOCK < py1 ? by + BLOCK : py1;
+        for (int bx = px0; bx < px1; bx += BLOCK) {
+            int bxe = bx + BLOCK < px1 ? bx + BLOCK : px1;
+            /* Block test on the pixel centres' bounding box widened by the
+             * sample spread: all out on one edge -> skip; all in on every
+             * edge -> every sample of every pixel covered. */
+            bool skip = false, full = true;
+            for (int k = 0; k < 3 && !skip; k++) {
+                int64_t cx0 = ((int64_t)bx << GRID_BITS) + half, cx1 = ((int64_t)(bxe - 1) << GRID_BITS) + half;
+                int64_t cy0 = ((int64_t)by << GRID_BITS) + half, cy1 = ((int64_t)(bye - 1) << GRID_BITS) + half;
+                int64_t lo = e[k].c + (e[k].a > 0 ? e[k].a * cx0 : e[k].a * cx1) + (e[k].b > 0 ? e[k].b * cy0 : e[k].b * cy1);
+                int64_t hi = e[k].c + (e[k].a > 0 ? e[k].a * cx1 : e[k].a * cx0) + (e[k].b > 0 ? e[k].b * cy1 : e[k].b * cy0);
+                if (hi + smax[k] < 0)
+                    skip = true;
+                if (lo + smin[k] <= 0)
+                    full = false;
+            }
+            if (skip)
+                continue;
+            for (int y = by; y < bye; y++) {
+                int64_t cy = ((int64_t)y << GRID_BITS) + half;
+                for (int x = bx; x < bxe; x++) {
+                    int64_t cx = ((int64_t)x << GRID_BITS) + half;
+                    int64_t ec[3];
+                    for (int k = 0; k < 3; k++)
+                        ec[k] = e[k].a * cx + e[k].b * cy + e[k].c;
+                    uint32_t cov = 0;
+                    if (full) {
+                        cov = all;
+                    } else {
+                        for (unsigned i = 0; i < ns; i++)
+                            if (edge_in(&e[0], ec[0] + soff[i][0]) && edge_in(&e[1], ec[1] + soff[i][1]) &&
+                                edge_in(&e[2], ec[2] + soff[i][2]))
+                                cov |= 1u << i;
+                    }
+                    cov &= s->aa_mask[(y & 1) * 2 + (x & 1)];
+                    if (!cov)
+                        continue;
+                    px.x = x;
+                    px.y = y;
+                    px.coverage = cov;
+                    /* Weights of the caller's vertices 1 and 2. */
+                    double w1 = (double)ec[1] * inv_area, w2 = (double)ec[2] * inv_area;
+                    px.center_ij[0] = swapped ? w2 : w1;
+                    px.center_ij[1] = swapped ? w1 : w2;
+                    int cs = -1;
+                    if (cov != all)
+                        for (unsigned i = 0; i < ns; i++)
+                            if ((cov >> centroid_order[i]) & 1u) {
+                                cs = centroid_order[i];
+                                break;
+                            }
+                    if (cs < 0) {
+                        px.centroid_ij[0] = px.center_ij[0];
+                        px.centroid_ij[1] = px.center_ij[1];
+                    } else {
+                        double c1 = (double)(ec[1] + soff[cs][1]) * inv_area, c2 = (double)(ec[2] + soff[cs][2]) * inv_area;
+                        px.centroid_ij[0] = swapped ? c2 : c1;
+                        px.centroid_ij[1] = swapped ? c1 : c2;
+                    }
+                    if (s->per_sample)
+                        for (unsigned i = 0; i < ns; i++) {
+                            double c1 = (double)(ec[1] + soff[i][1]) * inv_area, c2 = (double)(ec[2] + soff[i][2]) * inv_area;
+                            px.sample_ij[i][0] = swapped ? c2 : c1;
+                            px.sample_ij[i][1] = swapped ? c1 : c2;
+                        }
+                    if (fn(ctx, &px))
+                        return -1;
+                }
+            }
+        }
+    }
+    return 0;
+}

@@ -1,0 +1,158 @@
+/* Shared between the renderer's files (src/render/): the draw-wide state each
+ * stage reads, the colour targets, and the hand-offs between stages. */
+#ifndef CEDAR_RENDER_PRIV_H
+#define CEDAR_RENDER_PRIV_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "cedar/layout.h"
+#include "cedar/render.h"
+#include "cedar/tiling.h"
+
+#define RS_MAX_SAMPLES 8
+#define RS_NUM_CB 8              /* CB_COLOR0..7 take part in drawing */
+
+struct vc_render {
+    struct vc_shader_ops shaders;
+    struct vc_render_stats stats;
+    struct cedar_tiling tiling;  /* the GPU's pipes / group size */
+};
+
+/* The shader stages vc_render_new installs: the Evergreen interpreter
+ * (shade.c).  Returns 0, or -1 when none is built in. */
+int render_default_shaders(struct vc_shader_ops *ops);
+
+int rs_fail(struct vc_draw_err *err, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+
+/* ---- colour block (cb.c) -------------------------------------------------- */
+
+struct cb_target {
+    unsigned index;
+    unsigned format, number_type, comp_swap;
+    unsigned bpe;                 /* bytes per sample */
+    unsigned samples;             /* colour samples per pixel */
+    unsigned width, height;       /* aligned surface size in pixels */
+    struct cedar_tile_map map;
+    uint8_t *mem;                 /* map.size bytes at CB_COLOR*_BASE */
+    bool fmask_on;                /* CB_COLOR*_INFO.COMPRESSION */
+    struct cedar_tile_map fmap;
+    uint8_t *fmask;
+    bool cmask_on;                /* CB_COLOR*_INFO.FAST_CLEAR */
+    uint8_t *cmask;
+    unsigned cmask_blocks_x;      /* 128x128-pixel CMask blocks per row */
+    uint64_t cmask_size;
+    uint32_t clear_word[2];
+    uint32_t blend;               /* CB_BLEND*_CONTROL */
+    unsigned write_mask;          /* CB_TARGET_MASK & CB_SHADER_MASK nibble (RGBA) */
+    bool blend_clamp;
+    bool round_truncate;          /* CB_COLOR*_INFO.ROUND_MODE */
+};
+
+/* Read the registers of CB_COLOR<i> into t, with `samples` samples per pixel,
+ * mapping its memory (and its FMask / CMask when enabled).  Returns 0, 1 when
+ * the target is disabled (format INVALID), -1 with err on a bad setting. */
+int cb_target_init(const struct vc_render *r, struct cb_target *t, unsigned i, unsigned samples,
+                   const struct vc_regs *regs, const struct vc_mem *mem, struct vc_draw_err *err);
+
+/* Store a fragment: colour rgba (as exported) into the samples of pixel
+ * (x, y) set in `coverage`, blending per the target's state and going
+ * through the CMask / FMask.  Pixels outside the surface are dropped. */
+void cb_write(struct cb_target *t, const float blend_const[4], unsigned x, unsigned y,
+              uint32_t coverage, const float rgba[4]);
+
+/* Read the colour of `sample` of pixel (x, y) as floats (RGBA), honouring CMask
+ * and FMask. */
+void cb_read_sample(const struct cb_target *t, unsigned x, unsigned y, unsigned sample,
+                    float rgba[4]);
+
+/* The raw stored bits of `sample` of (x, y) (CMask and FMask honoured); out
+ * holds t->bpe bytes. */
+void cb_read_sample_raw(const struct cb_target *t, unsigned x, unsigned y, unsigned sample,
+                        uint8_t *out);
+
+/* CMask state of the 8x8 tile holding (x, y): true when fast-cleared. */
+bool cb_tile_cleared(const struct cb_target *t, unsigned x, unsigned y);
+/* Replace the fast-cleared state of tile (x, y) by the clear colour stored
+ * in its samples (and FMask), as the CB does before a partial write. */
+void cb_tile_expand(struct cb_target *t, unsigned x, unsigned y);
+/* Store every sample of (x, y) uncompressed: sample s in plane s, FMask identity. */
+void cb_pixel_decompress(struct cb_target *t, unsigned x, unsigned y);
+
+/* The fragment index of every sample of (x, y), 4 bits per sample (FMask on). */
+uint32_t cb_fmask_read(const struct cb_target *t, unsigned x, unsigned y);
+
+/* Pack / unpack one element of the target's format. */
+void cb_pack(const struct cb_target *t, const float rgba[4], uint8_t *out);
+void cb_unpack(const struct cb_target *t, const uint8_t *in, float rgba[4]);
+
+/* ---- rasteriser (raster.c) ------------------------------------------------- */
+
+/* A vertex in window space, after the viewport transform and snapping. */
+struct rs_vertex {
+    int64_t x, y;        /* fixed point, rs_state.subpix_bits fractional bits */
+    float z, inv_w;
+};
+
+struct rs_state {
+    /* set-up */
+    unsigned subpix_bits;          /* PA_SU_VTX_CNTL.QUANT_MODE */
+    unsigned round_mode;           /* PA_SU_VTX_CNTL.ROUND_MODE */
+    bool pix_center_half;
+    uint32_t vte;                  /* PA_CL_VTE_CNTL */
+    float vp_scale[3], vp_offset[3];
+    uint32_t su_mode;              /* PA_SU_SC_MODE_CNTL */
+    int win_off_x, win_off_y;      /* PA_SC_WINDOW_OFFSET */
+    /* scan conversion */
+    int sc_x0, sc_y0, sc_x1, sc_y1; /* scissor: pixels [x0, x1) x [y0, y1) */
+    unsigned samples;              /* 1 << PA_SC_AA_CONFIG.MSAA_NUM_SAMPLES, or 1 */
+    int sample_dx[RS_MAX_SAMPLES], sample_dy[RS_MAX_SAMPLES]; /* 1/16 pixel from centre */
+    uint8_t aa_mask[4];            /* PA_SC_AA_MASK per quad position */
+    bool per_sample;               /* PA_SC_MODE_CNTL_1.PS_ITER_SAMPLE */
+    float point_half[2];           /* point half-size in pixels (x, y) */
+    float line_half;               /* line half-width in pixels */
+};
+
+int rs_state_init(struct rs_state *s, const struct vc_regs *regs, struct vc_draw_err *err);
+
+/* Clip-space position -> window vertex.  -1 when w is 0 or the result is
+ * outside what the fixed-point set-up can hold. */
+int rs_vertex_setup(const struct rs_state *s, const float clip[4], struct rs_vertex *out);
+
+/* Per covered pixel: the callback gets the coverage mask (bit per sample)
+ * and barycentric weights of vertices 1 and 2 at the pixel centre and at
+ * each sample; it returns 0 or -1 (stop). */
+struct rs_pixel {
+    int x, y;
+    uint32_t coverage;
+    double center_ij[2];           /* at the pixel centre (may be outside) */
+    double centroid_ij[2];         /* at the centroid sample */
+    double sample_ij[RS_MAX_SAMPLES][2];
+};
+typedef int (*rs_pixel_fn)(void *ctx, const struct rs_pixel *px);
+
+/* Rasterise the triangle v[0..2].  `front` says whether it faces front
+ * (computed by the caller with rs_triangle_facing). */
+int rs_triangle(const struct rs_state *s, const struct rs_vertex v[3], rs_pixel_fn fn, void *ctx);
+/* Signed area sign: +1 counter-clockwise on screen (y down), -1 clockwise, 0 degenerate. */
+int rs_triangle_winding(const struct rs_vertex v[3]);
+
+/* ---- primitive assembly (vgt.c) ------------------------------------------- */
+
+enum vgt_prim_kind { VGT_POINT = 1, VGT_LINE = 2, VGT_TRIANGLE = 3, VGT_RECT = 4 };
+
+/* Called once per assembled primitive with the vertex indices (in the order
+ * the primitive's vertices are given, provoking-vertex rules aside). */
+typedef int (*vgt_prim_fn)(void *ctx, enum vgt_prim_kind kind, const uint32_t *idx,
+                           unsigned n, uint32_t instance);
+
+int vgt_run(const struct vc_regs *regs, const struct vc_mem *mem, const struct vc_draw *draw,
+            vgt_prim_fn fn, void *ctx, struct vc_draw_err *err);
+
+/* ---- resolve and the other CB modes (resolve.c) ---------------------------- */
+
+/* Pixel (x, y) in CB_RESOLVE mode: average the samples of src into dst. */
+void cb_resolve_pixel(const struct cb_target *src, struct cb_target *dst, unsigned x, unsigned y);
+
+#endif

@@ -1,0 +1,64 @@
+/* The reference scene of the seed write-up (and the demo's default frame),
+ * drawn straight through vc_render_draw with a hand-programmed register file:
+ * fast clear by CMask, one triangle into an FMask-compressed MSAA surface,
+ * CB resolve into a 2D-tiled single-sample surface.  Used by the fidelity
+ * test (against the real card's frame) and by the frame benchmark.
+ *
+ * Its shader stages are a FIXED-FUNCTION STAND-IN for the Evergreen
+ * interpreter (scene.c: fixed_function_vertex / _pixel): positions and
+ * colours from a table, colour interpolated at the pixel centre the way the
+ * scene's pixel shader does (INTERP_XY/ZW: P0 + i*(P1-P0) + j*(P2-P0)).  It
+ * is a test double, not the product path: the product path is the demo's
+ * command stream through the virtual Cedar's command processor. */
+#ifndef CEDAR_RENDER_SCENE_H
+#define CEDAR_RENDER_SCENE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "cedar/layout.h"
+#include "cedar/render.h"
+#include "cedar/tiling.h"
+
+struct scene {
+    unsigned samples;              /* 1, 2, 4 or 8 */
+    unsigned width, height;        /* 1280 x 720 */
+    struct cedar_msaa_layout lay;
+    struct cedar_tile_map resolve_map, fmask_map;
+    uint8_t *mem;                  /* every buffer of the scene */
+    uint64_t mem_size, gpu_base;
+    uint64_t color_addr, resolve_addr;
+    struct vc_mem vmem;
+    struct vc_regs *regs;
+    struct vc_render *r;
+    bool skip_triangle;            /* clear + resolve only */
+    uint8_t clear_bgra[4];
+};
+
+/* 0, or -1 with a reason in why[200]. */
+int scene_init(struct scene *sc, unsigned samples, char *why);
+/* Clear (CMask zeroed, as Mesa's CP_DMA does), draw, resolve. */
+int scene_render(struct scene *sc, char *why);
+/* The resolved frame, de-tiled: width x aligned height, B,G,R,A bytes. */
+int scene_readback(const struct scene *sc, uint8_t *bgra);
+/* Whether pixel (x, y) of the MSAA surface holds more than one fragment
+ * (a partially covered pixel), read from the FMask. */
+bool scene_pixel_partial(const struct scene *sc, unsigned x, unsigned y);
+void scene_free(struct scene *sc);
+
+struct fidelity {
+    uint64_t pixels, exact, within1, within2;
+    uint64_t edge_pixels, edge_exact, edge_within1, edge_within2;
+    unsigned max_diff;
+    struct { unsigned x, y, diff; uint8_t mine[4], card[4]; bool edge; } worst[10];
+    unsigned nworst;
+};
+
+/* Compare two BGRA images (rows `stride` bytes) over width x height; edge
+ * pixels are the scene's partially covered ones. */
+void fidelity_compare(const uint8_t *mine, const uint8_t *card, unsigned width, unsigned height, size_t stride,
+                      const struct scene *sc, struct fidelity *f);
+void fidelity_print(const struct fidelity *f, FILE *out);
+
+#endif

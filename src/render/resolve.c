@@ -1,0 +1,73 @@
+/* CB_RESOLVE: each pixel the resolve draw covers gets, in CB1, the average
+ * of CB0's samples, read through CB0's CMask (a fast-cleared tile resolves to
+ * the clear colour without touching the samples) and FMask (each sample's
+ * colour is its fragment's).  For 8-bit channels the average is taken on the
+ * stored integers, rounded to nearest; other formats average as floats. */
+#include <string.h>
+
+#include "render_priv.h"
+
+static bool same_layout_8bit(const struct cb_target *a, const struct cb_target *b)
+{
+    return a->format == b->format && a->comp_swap == b->comp_swap && a->number_type == b->number_type &&
+           (a->number_type == V_CB_NUMBER_TYPE__NUMBER_UNORM) && a->bpe <= 4 &&
+           (a->format == V_CB_FORMAT__COLOR_8 || a->format == V_CB_FORMAT__COLOR_8_8 ||
+            a->format == V_CB_FORMAT__COLOR_8_8_8_8);
+}
+
+void cb_resolve_pixel(const struct cb_target *src, struct cb_target *dst, unsigned x, unsigned y)
+{
+    if (x >= src->width || y >= src->height || x >= dst->width || y >= dst->height)
+        return;
+    uint8_t out[16];
+    uint8_t raw[RS_MAX_SAMPLES][16];
+    unsigned ns = src->samples;
+    bool uniform = false;
+    if (cb_tile_cleared(src, x, y)) {
+        cb_read_sample_raw(src, x, y, 0, raw[0]);
+        uniform = true;
+    } else if (src->fmask_on) {
+        uint32_t frags = cb_fmask_read(src, x, y);
+        uint32_t seen = 0;
+        for (unsigned s = 0; s < ns; s++)
+            seen |= 1u << ((frags >> (4 * s)) & 0xFu);
+        if ((seen & (seen - 1)) == 0) {
+            unsigned f = (unsigned)__builtin_ctz(seen);
+            memcpy(raw[0], src->mem + cedar_tile_addr(&src->map, x, y, f, 0), src->bpe);
+            uniform = true;
+        } else {
+            for (unsigned s = 0; s < ns; s++)
+                memcpy(raw[s], src->mem + cedar_tile_addr(&src->map, x, y, (frags >> (4 * s)) & 0xFu, 0), src->bpe);
+        }
+    } else {
+        for (unsigned s = 0; s < ns; s++)
+            memcpy(raw[s], src->mem + cedar_tile_addr(&src->map, x, y, s, 0), src->bpe);
+    }
+
+    if (same_layout_8bit(src, dst)) {
+        if (uniform) {
+            memcpy(out, raw[0], src->bpe);
+        } else {
+            for (unsigned c = 0; c < src->bpe; c++) {
+                unsigned sum = 0;
+                for (unsigned s = 0; s < ns; s++)
+                    sum += raw[s][c];
+                out[c] = (uint8_t)((sum + ns / 2) / ns);
+            }
+        }
+    } else {
+        float acc[4] = {0, 0, 0, 0}, v[4];
+        unsigned n = uniform ? 1 : ns;
+        for (unsigned s = 0; s < n; s++) {
+            cb_unpack(src, raw[s], v);
+            for (unsigned c = 0; c < 4; c++)
+                acc[c] += v[c];
+        }
+        for (unsigned c = 0; c < 4; c++)
+            acc[c] /= (float)n;
+        cb_pack(dst, acc, out);
+    }
+    if (dst->cmask_on)
+        cb_tile_expand(dst, x, y);
+    memcpy(dst->mem + cedar_tile_addr(&dst->map, x, y, 0, 0), out, dst->bpe);
+}

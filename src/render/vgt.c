@@ -1,0 +1,198 @@
+/* The vertex grouper: the index stream of a draw (auto-generated, from an
+ * index buffer in 16- or 32-bit indices, or inline) with the index offset,
+ * min / max clamp and primitive restart, per instance; then primitive
+ * assembly for every primitive type the renderer draws.
+ * Facts: Mesa evergreen draw_vbo (VGT_INDX_OFFSET = index bias, or start
+ * for non-indexed draws), evergreend.h DI_PT_* values. */
+#include <string.h>
+
+#include "render_priv.h"
+
+/* Assembly state across the indices of one instance. */
+struct assembler {
+    unsigned prim_type;
+    uint32_t v[4];        /* the vertices kept for strips / fans / lists */
+    unsigned n;           /* indices seen since the start or the last restart */
+    uint32_t first;       /* first index (fans, line loops, polygons) */
+    uint32_t instance;
+    vgt_prim_fn fn;
+    void *ctx;
+};
+
+static int emit(struct assembler *a, enum vgt_prim_kind k, uint32_t i0, uint32_t i1, uint32_t i2)
+{
+    uint32_t idx[3] = {i0, i1, i2};
+    return a->fn(a->ctx, k, idx, k == VGT_POINT ? 1 : k == VGT_LINE ? 2 : 3, a->instance);
+}
+
+static int assemble(struct assembler *a, uint32_t i)
+{
+    unsigned n = a->n++;
+    if (n == 0)
+        a->first = i;
+    switch (a->prim_type) {
+    case V_VGT_DI_PRIM_TYPE__DI_PT_POINTLIST:
+        return emit(a, VGT_POINT, i, i, i);
+    case V_VGT_DI_PRIM_TYPE__DI_PT_LINELIST:
+        if (n % 2 == 0) {
+            a->v[0] = i;
+            return 0;
+        }
+        return emit(a, VGT_LINE, a->v[0], i, i);
+    case V_VGT_DI_PRIM_TYPE__DI_PT_LINESTRIP:
+    case V_VGT_DI_PRIM_TYPE__DI_PT_LINELOOP: {
+        int rc = n > 0 ? emit(a, VGT_LINE, a->v[0], i, i) : 0;
+        a->v[0] = i;
+        return rc;
+    }
+    case V_VGT_DI_PRIM_TYPE__DI_PT_TRILIST:
+    case V_VGT_DI_PRIM_TYPE__DI_PT_RECTLIST:
+        a->v[n % 3] = i;
+        if (n % 3 != 2)
+            return 0;
+        return emit(a, a->prim_type == V_VGT_DI_PRIM_TYPE__DI_PT_RECTLIST ? VGT_RECT : VGT_TRIANGLE, a->v[0], a->v[1],
+                    a->v[2]);
+    case V_VGT_DI_PRIM_TYPE__DI_PT_TRISTRIP: {
+        int rc = 0;
+        if (n >= 2)
+            /* Odd triangles swap their first two vertices to keep the winding. */
+            rc = (n % 2 == 0) ? emit(a, VGT_TRIANGLE, a->v[0], a->v[1], i) : emit(a, VGT_TRIANGLE, a->v[1], a->v[0], i);
+        a->v[0] = a->v[1];
+        a->v[1] = i;
+        return rc;
+    }
+    case V_VGT_DI_PRIM_TYPE__DI_PT_TRIFAN:
+    case V_VGT_DI_PRIM_TYPE__DI_PT_POLYGON: {
+        int rc = n >= 2 ? emit(a, VGT_TRIANGLE, a->first, a->v[1], i) : 0;
+        a->v[1] = i;
+        return rc;
+    }
+    case V_VGT_DI_PRIM_TYPE__DI_PT_QUADLIST:
+        a->v[n % 4] = i;
+        if (n % 4 != 3)
+            return 0;
+        if (emit(a, VGT_TRIANGLE, a->v[0], a->v[1], a->v[2]))
+            return -1;
+        return emit(a, VGT_TRIANGLE, a->v[0], a->v[2], a->v[3]);
+    case V_VGT_DI_PRIM_TYPE__DI_PT_QUADSTRIP:
+        a->v[n % 4] = i;
+        if (n >= 3 && n % 2 == 1) {
+            uint32_t q0 = a->v[(n - 3) % 4], q1 = a->v[(n - 2) % 4], q2 = a->v[(n - 1) % 4], q3 = i;
+            if (emit(a, VGT_TRIANGLE, q0, q1, q3))
+                return -1;
+            return emit(a, VGT_TRIANGLE, q0, q3, q2);
+        }
+        return 0;
+    default:
+        return 0;
+    }
+}
+
+static int finish(struct assembler *a)
+{
+    int rc = 0;
+    if (a->prim_type == V_VGT_DI_PRIM_TYPE__DI_PT_LINELOOP && a->n >= 2)
+        rc = emit(a, VGT_LINE, a->v[0], a->first, a->first);
+    a->n = 0;
+    return rc;
+}
+
+static bool prim_type_supported(unsigned t)
+{
+    switch (t) {
+    case V_VGT_DI_PRIM_TYPE__DI_PT_POINTLIST:
+    case V_VGT_DI_PRIM_TYPE__DI_PT_LINELIST:
+    case V_VGT_DI_PRIM_TYPE__DI_PT_LINESTRIP:
+    case V_VGT_DI_PRIM_TYPE__DI_PT_LINELOOP:
+    case V_VGT_DI_PRIM_TYPE__DI_PT_TRILIST:
+    case V_VGT_DI_PRIM_TYPE__DI_PT_TRISTRIP:
+    case V_VGT_DI_PRIM_TYPE__DI_PT_TRIFAN:
+    case V_VGT_DI_PRIM_TYPE__DI_PT_RECTLIST:
+    case V_VGT_DI_PRIM_TYPE__DI_PT_QUADLIST:
+    case V_VGT_DI_PRIM_TYPE__DI_PT_QUADSTRIP:
+    case V_VGT_DI_PRIM_TYPE__DI_PT_POLYGON:
+        return true;
+    default:
+        return false;
+    }
+}
+
+int vgt_run(const struct vc_regs *regs, const struct vc_mem *mem, const struct vc_draw *draw, vgt_prim_fn fn,
+            void *ctx, struct vc_draw_err *err)
+{
+    unsigned prim_type = G_VGT_PRIMITIVE_TYPE__PRIM_TYPE(draw->prim_type);
+    if (!prim_type_supported(prim_type))
+        return rs_fail(err, "VGT: primitive type %u is not supported", prim_type);
+    uint32_t n = draw->num_indices;
+    const uint8_t *ib = NULL;
+    const uint32_t *immd = NULL;
+    bool idx32 = draw->index_type == V_VGT_INDEX_TYPE_MODE__VGT_INDEX_32;
+    if (draw->opcode == PKT3_DRAW_INDEX_AUTO) {
+        /* indices are generated */
+    } else if (draw->opcode == PKT3_DRAW_INDEX_IMMD) {
+        uint64_t need = idx32 ? (uint64_t)n : ((uint64_t)n + 1) / 2;
+        if (!draw->immd || need > draw->immd_dwords)
+            return rs_fail(err, "VGT: DRAW_INDEX_IMMD has %u dwords for %u %s-bit indices", draw->immd_dwords, n,
+                           idx32 ? "32" : "16");
+        immd = draw->immd;
+    } else if (draw->opcode == PKT3_DRAW_INDEX || draw->opcode == PKT3_DRAW_INDEX_2) {
+        if (draw->index_type > V_VGT_INDEX_TYPE_MODE__VGT_INDEX_32)
+            return rs_fail(err, "VGT: index type %u is not 16- or 32-bit", draw->index_type);
+        uint64_t bytes = (uint64_t)n * (idx32 ? 4 : 2);
+        if (n > 0) {
+            ib = vc_mem_ptr(mem, draw->index_addr, bytes);
+            if (!ib)
+                return rs_fail(err, "VGT: %u indices at 0x%llx are not inside one buffer", n,
+                               (unsigned long long)draw->index_addr);
+        }
+    } else {
+        return rs_fail(err, "VGT: draw packet opcode 0x%02X is not a draw the renderer knows", draw->opcode);
+    }
+
+    uint32_t offset = vc_reg(regs, REG_VGT_INDX_OFFSET);
+    uint32_t min_i = vc_reg(regs, REG_VGT_MIN_VTX_INDX), max_i = vc_reg(regs, REG_VGT_MAX_VTX_INDX);
+    bool restart = G_VGT_MULTI_PRIM_IB_RESET_EN__RESET_EN(vc_reg(regs, REG_VGT_MULTI_PRIM_IB_RESET_EN)) &&
+                   draw->opcode != PKT3_DRAW_INDEX_AUTO;
+    uint32_t restart_idx = vc_reg(regs, REG_VGT_MULTI_PRIM_IB_RESET_INDX);
+    uint32_t instances = draw->num_instances ? draw->num_instances : 1;
+
+    struct assembler a;
+    for (uint32_t inst = 0; inst < instances; inst++) {
+        memset(&a, 0, sizeof a);
+        a.prim_type = prim_type;
+        a.instance = inst;
+        a.fn = fn;
+        a.ctx = ctx;
+        for (uint32_t k = 0; k < n; k++) {
+            uint32_t raw;
+            if (ib) {
+                if (idx32)
+                    memcpy(&raw, ib + 4 * (uint64_t)k, 4);
+                else {
+                    uint16_t h;
+                    memcpy(&h, ib + 2 * (uint64_t)k, 2);
+                    raw = h;
+                }
+            } else if (immd) {
+                raw = idx32 ? immd[k] : (immd[k / 2] >> (16 * (k % 2))) & 0xFFFFu;
+            } else {
+                raw = k;
+            }
+            if (restart && raw == (idx32 ? restart_idx : (restart_idx & 0xFFFFu))) {
+                if (finish(&a))
+                    return -1;
+                continue;
+            }
+            uint32_t i = raw + offset;
+            if (i < min_i)
+                i = min_i;
+            if (i > max_i)
+                i = max_i;
+            if (assemble(&a, i))
+                return -1;
+        }
+        if (finish(&a))
+            return -1;
+    }
+    return 0;
+}

@@ -1,0 +1,96 @@
+#!/bin/bash
+# cedar-msaa CLI: --help, bad usage (exit 2, one line on stderr), and
+# --list-devices with no card (prints "no AMD display devices found", exit 0).
+set -u
+TOOL="${CEDAR_TOOLS:-build/san/bin}/cedar-msaa"
+tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+
+pass() { echo "PASS: $*"; }
+fail() { echo "FAIL: $*"; }
+
+if "$TOOL" --help >"$tmp/out" 2>&1 && grep -q -- "--dump-cs" "$tmp/out" && grep -q -- "--samples" "$tmp/out"; then
+    pass "--help prints usage, exit 0"
+else
+    fail "--help"
+fi
+
+bad() { # description, args...
+    local what=$1; shift
+    "$TOOL" "$@" >"$tmp/out" 2>"$tmp/err"
+    local rc=$?
+    if [ "$rc" -eq 2 ] && [ "$(wc -l <"$tmp/err")" -eq 1 ] && [ ! -s "$tmp/out" ]; then
+        pass "bad usage ($what): exit 2, one line"
+    else
+        fail "bad usage ($what): exit $rc, stderr: $(cat "$tmp/err")"
+    fi
+}
+bad "samples 3" --dry-run --samples 3
+bad "samples 16" --dry-run --samples 16
+bad "samples text" --dry-run --samples eight
+bad "width 0" --dry-run --width 0
+bad "width 8193" --dry-run --width 8193
+bad "height negative" --dry-run --height -5
+bad "clear colour too short" --dry-run --clear-color 334C4
+bad "clear colour not hex" --dry-run --clear-color 33GG4C
+bad "unknown option" --dry-run --frobnicate
+bad "missing argument" --dry-run --samples
+bad "stray argument" --dry-run extra
+bad "capture with dry run" --dry-run --capture "$tmp/x.bof"
+
+# With no AMD GPU visible (CI), listing finds none and says so.
+if ls /sys/bus/pci/devices/*/vendor >/dev/null 2>&1 && grep -qx 0x1002 /sys/bus/pci/devices/*/vendor 2>/dev/null; then
+    if "$TOOL" --list-devices >"$tmp/out" 2>&1 && grep -q "1002:" "$tmp/out"; then
+        pass "--list-devices lists the AMD devices present"
+    else
+        fail "--list-devices with an AMD device present: $(cat "$tmp/out")"
+    fi
+else
+    "$TOOL" --list-devices >"$tmp/out" 2>&1
+    rc=$?
+    if grep -q "no AMD display devices found" "$tmp/out" && { [ "$rc" -eq 0 ] || [ "$rc" -eq 1 ]; }; then
+        pass "--list-devices with no AMD device: says none found (exit $rc)"
+    else
+        fail "--list-devices with no AMD device: exit $rc, $(cat "$tmp/out")"
+    fi
+fi
+
+# A node that is not a DRM device is refused before anything is submitted.
+"$TOOL" --device /dev/null --out "$tmp/o" >"$tmp/out" 2>"$tmp/err"
+rc=$?
+if [ "$rc" -eq 1 ] && grep -q "not a DRM device" "$tmp/err" && [ ! -e "$tmp/o" ]; then
+    pass "--device /dev/null refused (exit 1, nothing written)"
+else
+    fail "--device /dev/null: exit $rc, $(cat "$tmp/err")"
+fi
+
+# --dry-run --dump-cs: the streams for 1, 2, 4, 8 samples decode with nothing
+# unknown (cedar-pm4 exits 0 only then), and each has its relocation list.
+PM4="${CEDAR_TOOLS:-build/san/bin}/cedar-pm4"
+for s in 1 2 4 8; do
+    d="$tmp/cs$s"
+    if ! "$TOOL" --dry-run --samples "$s" --dump-cs "$d" >"$tmp/out" 2>"$tmp/err"; then
+        fail "--dry-run --samples $s: $(cat "$tmp/err")"
+        continue
+    fi
+    want=4; [ "$s" -eq 1 ] && want=2
+    n=$(ls "$d"/cs_*.bin 2>/dev/null | wc -l)
+    ok=1
+    [ "$n" -eq "$want" ] || ok=0
+    for f in "$d"/cs_*.bin; do
+        "$PM4" "$f" >"$tmp/dec" 2>&1 || ok=0
+        r="${f%.bin}.relocs.txt"
+        [ -s "$r" ] && grep -Eq '^0 (msaa|color) [0-9]+ ' "$r" || ok=0
+    done
+    if [ "$ok" -eq 1 ]; then
+        pass "--dry-run --samples $s --dump-cs: $n streams, all decode, relocation lists"
+    else
+        fail "--dry-run --samples $s --dump-cs: $n streams (want $want) or a stream does not decode"
+    fi
+done
+# the summary names the streams and their sizes
+if "$TOOL" --dry-run >"$tmp/out" 2>&1 && grep -q "command buffers: 4 (init" "$tmp/out" \
+   && grep -q "FMask at 0x1cc0000" "$tmp/out"; then
+    pass "--dry-run summary: four command buffers, FMask where Mesa puts it"
+else
+    fail "--dry-run summary: $(cat "$tmp/out")"
+fi
