@@ -352,17 +352,14 @@ static int init_common(struct cedar_tile_map *m, const struct cedar_surface *s,
         }
         /* egbaddrlib ComputeSurfaceAlignmentsMacroTiled: bank_height_align =
          * group / (tile_size * bank_width), i.e. one bank's share of a macro
-         * tile fills at least a pipe-interleave group; HwlReduceBankWidthHeight:
-         * and at most a DRAM row. */
+         * tile fills at least a pipe-interleave group.  (addrlib also wants it
+         * to fit a DRAM row, but libdrm, which Mesa r600 uses, lays out e.g.
+         * 16-byte 2x MSAA with a 2 KB tile split on 1 KB rows: not checked.) */
         uint64_t share = (uint64_t)m->piece_bytes * m->bankw * m->bankh;
         if (share < m->group_bytes)
             return fail(err, "tile size %u x bank width %u x bank height %u = %llu is below the "
                         "%u-byte pipe interleave", m->piece_bytes, m->bankw, m->bankh,
                         (unsigned long long)share, m->group_bytes);
-        if (t->row_bytes && share > t->row_bytes)
-            return fail(err, "tile size %u x bank width %u x bank height %u = %llu exceeds the "
-                        "%u-byte DRAM row", m->piece_bytes, m->bankw, m->bankh,
-                        (unsigned long long)share, t->row_bytes);
         m->macros_per_row = m->width / m->macro_w;
         /* Offsets below are "total" offsets: one pipe and bank's share; the
          * pipe and bank bits are inserted into the address afterwards. */
