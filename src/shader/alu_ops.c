@@ -9,7 +9,8 @@
  *    (0 * Inf = NaN).
  *  - MAX / MIN: src0 >= src1 ? src0 : src1 (resp. <), so a NaN in src1 of MAX
  *    wins and a NaN in src0 loses; MAX_DX10 / MIN_DX10 return the non-NaN
- *    operand (IEEE maxNum/minNum).
+ *    operand (IEEE maxNum/minNum), else the same comparison as MAX/MIN (so the
+ *    sign of a zero result follows the operand order, not maxNum's choice).
  *  - SETcc return 1.0 / 0.0; SETcc_DX10 and the integer SETs return ~0 / 0.
  *    Comparisons with NaN are false except SETNE (true).
  *  - RECIP_IEEE(+-0) = +-Inf; RECIP_CLAMPED and RECIP_FF clamp an infinite
@@ -189,8 +190,8 @@ int eg_alu_eval(bool op3, unsigned op, const uint32_t s[3], uint32_t *r, struct 
     case V_SQ_ALU_OP2__MUL_IEEE: f = a * b; break;
     case V_SQ_ALU_OP2__MAX: f = a >= b ? a : b; break;
     case V_SQ_ALU_OP2__MIN: f = a < b ? a : b; break;
-    case V_SQ_ALU_OP2__MAX_DX10: f = fmaxf(a, b); break;
-    case V_SQ_ALU_OP2__MIN_DX10: f = fminf(a, b); break;
+    case V_SQ_ALU_OP2__MAX_DX10: f = isnan(a) ? b : isnan(b) ? a : a >= b ? a : b; break;
+    case V_SQ_ALU_OP2__MIN_DX10: f = isnan(a) ? b : isnan(b) ? a : a < b ? a : b; break;
     case V_SQ_ALU_OP2__FRACT: f = a - floorf(a); break;
     case V_SQ_ALU_OP2__TRUNC: f = truncf(a); break;
     case V_SQ_ALU_OP2__CEIL: f = ceilf(a); break;
