@@ -65,11 +65,20 @@ class Space:
         self.name, self.start, self.end, self.packet, self.where = name, start, end, packet, where
 
 
+class RegSet:
+    """A named set of register offsets with an optional rule and index per
+    entry (e.g. the registers the radeon kernel lets user space write)."""
+    def __init__(self, name, doc, where):
+        self.name, self.doc, self.where = name, doc, where
+        self.entries = []   # (offset, name, rule, index, where)
+
+
 class Db:
     def __init__(self):
         self.spaces, self.bitsets, self.enums = [], {}, {}
         self.regs, self.packets = [], []
         self.arrays = {}   # macro name -> list of (base, stride, first, count)
+        self.regsets = []
 
 
 def parse_int(s, where):
@@ -205,6 +214,25 @@ def parse(files):
                 dw.flags = [f for f in opts.get("flags", "").split(",") if f]
                 packet.dwords.append(dw)
                 block = dw
+            elif d == "regset" and not indented:
+                # regset NAME, then indented OFFSET NAME [rule=R] [index=N] lines
+                if len(tok) != 2:
+                    raise DbError(f"{where}: regset NAME")
+                check_ident(tok[1], where)
+                if any(rs.name == tok[1] for rs in db.regsets):
+                    raise DbError(f"{where}: regset {tok[1]} defined twice")
+                block = RegSet(tok[1], doc, where)
+                db.regsets.append(block)
+            elif indented and isinstance(block, RegSet):
+                if len(tok) < 2:
+                    raise DbError(f"{where}: regset entry: OFFSET NAME [rule=R] [index=N]")
+                check_ident(tok[1], where)
+                opts = parse_opts(tok[2:], where, {"rule", "index"})
+                rule = opts.get("rule")
+                if rule is not None:
+                    check_ident(rule, where)
+                index = parse_int(opts["index"], where) if "index" in opts else 0
+                block.entries.append((parse_int(tok[0], where), tok[1], rule, index, where))
             elif d == "field" and indented:
                 f = parse_field(tok, doc, where)
                 if isinstance(block, Bitset):
@@ -356,6 +384,19 @@ def validate(db):
     for macro, segs in db.arrays.items():
         if macro in names and names[macro].array is None:
             errs.append(f"{segs[0][4]}: array macro REG_{macro}() clashes with register {macro}")
+    for rs in db.regsets:
+        seen = {}
+        for off, name, rule, index, where in rs.entries:
+            if off % 4:
+                errs.append(f"{where}: {rs.name} {name}: offset 0x{off:X} not dword aligned")
+            if off in seen:
+                errs.append(f"{where}: {rs.name}: offset 0x{off:X} also {seen[off]}")
+            seen[off] = name
+            if not (0 <= index <= 0xFFFF):
+                errs.append(f"{where}: {rs.name} {name}: index out of range")
+            # Entry names are the source's (the kernel's names differ from
+            # Mesa's in places: VGT_NUM_INSTANCES is 0x8974 there, 0x28A88
+            # here), so they are not checked against the registers.
     flags = set()
     for r in db.regs:
         flags.update(r.flags)
@@ -432,6 +473,7 @@ def emit_header(db, out):
     for e in sorted(db.enums.values(), key=lambda e: e.name):
         for vn, vv, _, _ in e.values:
             w(f"#define V_{e.name}__{vn} 0x{vv:X}u")
+    emit_regsets_header(db, w)
     w("\n/* fields: NAME__FIELD__SHIFT/__MASK, S_NAME__FIELD(v) checks the value fits, G_NAME__FIELD(reg) */")
     for b in sorted(db.bitsets.values(), key=lambda b: b.name):
         for f in b.fields:
@@ -455,6 +497,63 @@ def emit_header(db, out):
                   f"    return (uint32_t)v << {f.low};\n}}")
                 w(f"static inline uint32_t G_{p}(uint32_t r)\n{{\n    return (r >> {f.low}) & 0x{mask:X}u;\n}}")
     w("\n#endif")
+
+
+def regset_rules(db):
+    return sorted({rule for rs in db.regsets for _, _, rule, _, _ in rs.entries if rule})
+
+
+def emit_regsets_header(db, w):
+    w("\n/* register sets (`regset`): eg_regsets[REGSET_<NAME>], entries sorted by offset;")
+    w(" * REGSET_RULE_<RULE> numbers the rules (0 = none) */")
+    w("struct eg_regset_entry {\n    uint32_t offset;\n    const char *name;\n    uint16_t rule;\n    uint16_t index;\n};")
+    w("struct eg_regset {\n    const char *name;\n    unsigned count;\n    const struct eg_regset_entry *entries;\n    const char *doc;\n};")
+    w("extern const struct eg_regset eg_regsets[];\nextern const unsigned eg_regsets_count;")
+    w("extern const char *const eg_regset_rule_names[];  /* [REGSET_RULE_x] -> \"x\" */")
+    w("/* The entry for offset in set (REGSET_<NAME>), NULL when the set lacks it. */")
+    w("const struct eg_regset_entry *eg_regset_lookup(unsigned set, uint32_t offset);")
+    for i, rs in enumerate(db.regsets):
+        w(f"#define REGSET_{rs.name} {i}u")
+    for i, rule in enumerate(regset_rules(db), 1):
+        w(f"#define REGSET_RULE_{rule} {i}u")
+
+
+def emit_regsets_tables(db, w):
+    rules = {r: i for i, r in enumerate(regset_rules(db), 1)}
+    for rs in db.regsets:
+        w(f"static const struct eg_regset_entry regset_{rs.name}[] = {{")
+        for off, name, rule, index, _ in sorted(rs.entries):
+            w(f"    {{ 0x{off:05X}u, {cstr(name)}, {rules.get(rule, 0)}, {index} }},")
+        if not rs.entries:
+            w("    { 0, NULL, 0, 0 },")
+        w("};")
+    w("const struct eg_regset eg_regsets[] = {")
+    for rs in db.regsets:
+        w(f"    {{ {cstr(rs.name)}, {len(rs.entries)}, regset_{rs.name}, {cstr(rs.doc or None)} }},")
+    if not db.regsets:
+        w("    { NULL, 0, NULL, NULL },")
+    w("};")
+    w(f"const unsigned eg_regsets_count = {len(db.regsets)};")
+    w("const char *const eg_regset_rule_names[] = {\n    NULL,")
+    for r in rules:
+        w(f"    {cstr(r)},")
+    w("};")
+    w(r"""const struct eg_regset_entry *eg_regset_lookup(unsigned set, uint32_t offset)
+{
+    if (set >= eg_regsets_count)
+        return NULL;
+    const struct eg_regset *s = &eg_regsets[set];
+    unsigned lo = 0, hi = s->count;
+    while (lo < hi) {
+        unsigned mid = lo + (hi - lo) / 2;
+        if (s->entries[mid].offset < offset)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo < s->count && s->entries[lo].offset == offset ? &s->entries[lo] : NULL;
+}
+""")
 
 
 def emit_tables(db, out):
@@ -536,6 +635,7 @@ def emit_tables(db, out):
     for i, f in enumerate(pf):
         w(f"    [{i}] = {cstr(f)},")
     w("};")
+    emit_regsets_tables(db, w)
     w(LOOKUP_C)
 
 

@@ -9,6 +9,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "bench/bench_frame.h"
 #include "cedar/tiling.h"
 
 static double now(void)
@@ -156,6 +157,7 @@ static const struct bench_case {
     {"detile-2d-1280x768", bench_2d_1280x768},
     {"detile-2d-4096x4096", bench_2d_4096x4096},
     {"detile-msaa8x-1280x736", bench_msaa8x},
+    {"frame", bench_frame_run}, /* tools/bench/: virtual Cedar vs llvmpipe */
 };
 
 int main(int argc, char **argv)
@@ -169,5 +171,6 @@ int main(int argc, char **argv)
         if (selected)
             rc |= cases[i].run();
     }
+    bench_print_peak_rss();
     return rc;
 }

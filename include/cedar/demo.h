@@ -101,14 +101,15 @@ struct cedar_demo_result {
     double seconds;
 };
 
-/* Per-submission hook (a .bof capture writer): called after each successful
- * CS ioctl with the IB, the relocation list as submitted (GEM handles), and
- * the CPU mappings of the buffers (indexed by enum cedar_demo_buf). */
+/* Per-submission hook (a .bof capture writer): called right before each CS
+ * ioctl, once the buffers are idle, with the IB's index, the relocation list
+ * as it will be submitted (GEM handles), and the CPU mappings of the buffers
+ * (indexed by enum cedar_demo_buf; NULL for unused ones).  Non-zero stops. */
 struct cedar_demo_hook {
     void *ctx;
-    int (*submitted)(void *ctx, const struct cedar_demo_plan *plan, unsigned ib_index,
-                     const struct drm_radeon_cs_reloc *relocs, unsigned nrelocs,
-                     void *const maps[CEDAR_DEMO_BUF_COUNT]);
+    int (*submitting)(void *ctx, const struct cedar_demo_plan *plan, unsigned ib_index,
+                      const struct drm_radeon_cs_reloc *relocs, unsigned nrelocs,
+                      void *const maps[CEDAR_DEMO_BUF_COUNT]);
 };
 
 /* Creates the buffers, uploads vertices and shaders, submits every IB,

@@ -163,19 +163,24 @@ int cedar_demo_run(struct cedar_dev *dev, const struct cedar_demo_plan *plan,
             }
             relocs[r].handle = g[id].handle;
         }
-        if (submit_ib(dev, cb, relocs, err, errlen, plan->ibs[i].what) != 0)
-            goto out;
-        res->dwords_submitted += cb->ndw;
-        res->submissions++;
-        if (hook && hook->submitted) {
+        if (hook && hook->submitting) {
+            /* A capture holds what the CS will find in its buffers: wait
+             * for the previous submissions to finish writing them. */
             void *maps[CEDAR_DEMO_BUF_COUNT];
-            for (int b = 0; b < CEDAR_DEMO_BUF_COUNT; b++)
+            for (int b = 0; b < CEDAR_DEMO_BUF_COUNT; b++) {
                 maps[b] = g[b].map;
-            if (hook->submitted(hook->ctx, plan, i, relocs, cb->nrelocs, maps) != 0) {
+                if (g[b].handle && wait_idle(dev, &g[b], err, errlen) != 0)
+                    goto out;
+            }
+            if (hook->submitting(hook->ctx, plan, i, relocs, cb->nrelocs, maps) != 0) {
                 snprintf(err, errlen, "recording the %s submission failed", plan->ibs[i].what);
                 goto out;
             }
         }
+        if (submit_ib(dev, cb, relocs, err, errlen, plan->ibs[i].what) != 0)
+            goto out;
+        res->dwords_submitted += cb->ndw;
+        res->submissions++;
     }
 
     /* Read back once everything that writes the buffers is done. */

@@ -528,12 +528,16 @@ void cb_tile_expand(struct cb_target *t, unsigned x, unsigned y)
     uint8_t el[16];
     clear_element(t, el);
     unsigned x0 = x & ~7u, y0 = y & ~7u;
+    uint8_t clear_bits = (uint8_t)(((1u << t->samples) - 1u) & 0xFFu);
     for (unsigned py = y0; py < y0 + 8 && py < t->height; py++)
         for (unsigned px = x0; px < x0 + 8 && px < t->width; px++) {
             if (t->fmask_on) {
+                /* colour in plane 0, every sample's fragment index 0 */
                 memcpy(plane_ptr(t, px, py, 0), el, t->bpe);
-                for (unsigned s = 0; s < t->samples; s++)
-                    fmask_write_sample(t, px, py, s, 0);
+                struct fmask_px fp;
+                fmask_locate(t, px, py, &fp);
+                for (unsigned p = 0; p < fp.planes; p++)
+                    t->fmask[fp.byte[p]] &= (uint8_t)~(clear_bits << fp.bit0[p]);
             } else {
                 for (unsigned s = 0; s < t->samples; s++)
                     memcpy(plane_ptr(t, px, py, s), el, t->bpe);

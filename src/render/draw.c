@@ -198,12 +198,18 @@ static int on_pixel(void *ctx, const struct rs_pixel *px)
     return 0;
 }
 
+static int on_block(void *ctx, int x, int y)
+{
+    struct draw_ctx *d = ctx;
+    return cb_resolve_cleared_tile(&d->cb[0], &d->cb[1], (unsigned)x, (unsigned)y);
+}
+
 /* ---- primitives ------------------------------------------------------------------ */
 
 static int raster_sub(struct draw_ctx *d, const struct rs_vertex v[3])
 {
     d->r->stats.primitives++;
-    return rs_triangle(&d->rs, v, on_pixel, d);
+    return rs_triangle(&d->rs, v, on_pixel, d->mode == V_CB_MODE__CB_RESOLVE ? on_block : NULL, d);
 }
 
 /* Clip polygon against one plane: dist(v) >= 0 keeps. */

@@ -230,7 +230,8 @@ static inline bool edge_in(const struct edge *e, int64_t v)
     return v > 0 || (v == 0 && e->inclusive);
 }
 
-int rs_triangle(const struct rs_state *s, const struct rs_vertex vin[3], rs_pixel_fn fn, void *ctx)
+int rs_triangle(const struct rs_state *s, const struct rs_vertex vin[3], rs_pixel_fn fn, rs_block_fn block_fn,
+                void *ctx)
 {
     /* Orient so that the area is positive (E > 0 inside); remember the
      * permutation to give barycentrics for the caller's vertex order. */
@@ -298,11 +299,18 @@ int rs_triangle(const struct rs_state *s, const struct rs_vertex vin[3], rs_pixe
         }
 
     const int64_t half = GRID_ONE / 2;
+    bool mask_full = true;
+    for (int q = 0; q < 4; q++)
+        if ((s->aa_mask[q] & all) != all)
+            mask_full = false;
     struct rs_pixel px;
-    for (int by = py0; by < py1; by += BLOCK) {
-        int bye = by + BLOCK < py1 ? by + BLOCK : py1;
-        for (int bx = px0; bx < px1; bx += BLOCK) {
-            int bxe = bx + BLOCK < px1 ? bx + BLOCK : px1;
+    /* Blocks on the 8x8 grid, clipped to the bounding box and scissor. */
+    for (int gy = py0 & ~(BLOCK - 1); gy < py1; gy += BLOCK) {
+        int by = gy < py0 ? py0 : gy;
+        int bye = gy + BLOCK < py1 ? gy + BLOCK : py1;
+        for (int gx = px0 & ~(BLOCK - 1); gx < px1; gx += BLOCK) {
+            int bx = gx < px0 ? px0 : gx;
+            int bxe = gx + BLOCK < px1 ? gx + BLOCK : px1;
             /* Block test on the pixel centres' bounding box widened by the
              * sample spread: all out on one edge -> skip; all in on every
              * edge -> every sample of every pixel covered. */
@@ -319,6 +327,13 @@ int rs_triangle(const struct rs_state *s, const struct rs_vertex vin[3], rs_pixe
             }
             if (skip)
                 continue;
+            if (full && block_fn && mask_full && bx == gx && by == gy && bxe == gx + BLOCK && bye == gy + BLOCK) {
+                int h = block_fn(ctx, bx, by);
+                if (h < 0)
+                    return -1;
+                if (h > 0)
+                    continue;
+            }
             for (int y = by; y < bye; y++) {
                 int64_t cy = ((int64_t)y << GRID_BITS) + half;
                 for (int x = bx; x < bxe; x++) {

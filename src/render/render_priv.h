@@ -131,10 +131,14 @@ struct rs_pixel {
     double sample_ij[RS_MAX_SAMPLES][2];
 };
 typedef int (*rs_pixel_fn)(void *ctx, const struct rs_pixel *px);
+/* Optional: an 8x8-aligned block with every sample of every pixel covered.
+ * Returns 1 when it handled the block, 0 to get the pixels one by one. */
+typedef int (*rs_block_fn)(void *ctx, int x, int y);
 
 /* Rasterise the triangle v[0..2].  `front` says whether it faces front
  * (computed by the caller with rs_triangle_facing). */
-int rs_triangle(const struct rs_state *s, const struct rs_vertex v[3], rs_pixel_fn fn, void *ctx);
+int rs_triangle(const struct rs_state *s, const struct rs_vertex v[3], rs_pixel_fn fn, rs_block_fn block_fn,
+                void *ctx);
 /* Signed area sign: +1 counter-clockwise on screen (y down), -1 clockwise, 0 degenerate. */
 int rs_triangle_winding(const struct rs_vertex v[3]);
 
@@ -154,5 +158,9 @@ int vgt_run(const struct vc_regs *regs, const struct vc_mem *mem, const struct v
 
 /* Pixel (x, y) in CB_RESOLVE mode: average the samples of src into dst. */
 void cb_resolve_pixel(const struct cb_target *src, struct cb_target *dst, unsigned x, unsigned y);
+/* The 8x8 tile at (x, y) (multiples of 8) when src's CMask says it is
+ * fast-cleared: dst gets the clear colour without reading a sample.
+ * Returns 1 when done, 0 when the tile needs the per-pixel path. */
+int cb_resolve_cleared_tile(const struct cb_target *src, struct cb_target *dst, unsigned x, unsigned y);
 
 #endif

@@ -71,3 +71,28 @@ void cb_resolve_pixel(const struct cb_target *src, struct cb_target *dst, unsign
         cb_tile_expand(dst, x, y);
     memcpy(dst->mem + cedar_tile_addr(&dst->map, x, y, 0, 0), out, dst->bpe);
 }
+
+int cb_resolve_cleared_tile(const struct cb_target *src, struct cb_target *dst, unsigned x, unsigned y)
+{
+    if (x + 8 > src->width || y + 8 > src->height || x + 8 > dst->width || y + 8 > dst->height)
+        return 0;
+    if (!cb_tile_cleared(src, x, y) || dst->cmask_on)
+        return 0;
+    uint64_t run[CEDAR_MICRO_RUNS_MAX];
+    unsigned nrun = cedar_tile_micro(&dst->map, x / 8, y / 8, 0, 0, run);
+    if (nrun == 0)
+        return 0; /* linear destination: per pixel */
+    uint8_t el[16], raw[16];
+    cb_read_sample_raw(src, x, y, 0, raw);
+    if (same_layout_8bit(src, dst)) {
+        memcpy(el, raw, dst->bpe);
+    } else {
+        float v[4];
+        cb_unpack(src, raw, v);
+        cb_pack(dst, v, el);
+    }
+    unsigned per_run = dst->map.run_bytes / dst->bpe;
+    for (unsigned i = 0; i < 64; i++)
+        memcpy(dst->mem + run[i / per_run] + (uint64_t)(i % per_run) * dst->bpe, el, dst->bpe);
+    return 1;
+}

@@ -16,7 +16,9 @@
 
 /* Mesa evergreen_state.c sample locations, as written in cs_003. */
 static const uint32_t sample_locs_8x[2] = {0x35B3511Fu, 0x7BD79DF9u};
-static const uint32_t sample_locs_4x = 0xA22E6A62u;  /* placeholder overwritten below */
+/* FILL_SREG(-2, -6, 6, -2, -6, 2, 2, 6) and FILL_SREG(4, 4, -4, -4, 4, 4, -4, -4). */
+static const uint32_t sample_locs_4x = 0x622AE6AEu;
+static const uint32_t sample_locs_2x = 0xCC44CC44u;
 
 struct scene_vertex { float pos[4]; float color[4]; };
 
@@ -126,7 +128,6 @@ static uint32_t info_of(bool fmask, bool cmask)
 int scene_init(struct scene *sc, unsigned samples, char *why)
 {
     memset(sc, 0, sizeof *sc);
-    (void)sample_locs_4x;
     sc->samples = samples;
     sc->width = SCENE_W;
     sc->height = SCENE_H;
@@ -209,29 +210,11 @@ int scene_init(struct scene *sc, unsigned samples, char *why)
     set_reg(r, REG_PA_SC_MODE_CNTL_0, S_PA_SC_MODE_CNTL_0__MSAA_ENABLE(1) | S_PA_SC_MODE_CNTL_0__VPORT_SCISSOR_ENABLE(1));
     set_reg(r, REG_PA_SC_AA_CONFIG, S_PA_SC_AA_CONFIG__MSAA_NUM_SAMPLES(log2u(samples)) |
                                         S_PA_SC_AA_CONFIG__MAX_SAMPLE_DIST(7));
+    /* Mesa's Evergreen tables (cayman_msaa.c eg_sample_locs_2x / _4x,
+     * evergreen_state.c sample_locs_8x = the two dwords of cs_003). */
     for (unsigned k = 0; k < 8; k++) {
-        /* 8x: the two dwords of cs_003; 2x / 4x: the 4x / 2x patterns of
-         * Mesa's Evergreen table packed the same way (first dword). */
-        uint32_t v = sample_locs_8x[k % 2];
-        if (samples == 4)
-            v = 0xA22E6A62u ^ 0; /* replaced just below with Mesa's 4x values */
+        uint32_t v = samples == 8 ? sample_locs_8x[k % 2] : samples == 4 ? sample_locs_4x : sample_locs_2x;
         set_reg(r, REG_PA_SC_AA_SAMPLE_LOCS(k), v);
-    }
-    if (samples == 4) {
-        /* Mesa eg_sample_locs_4x: (-2,-2) (2,2) (-6,6) (6,-6), 1/16 pixel */
-        uint32_t v = 0;
-        const int loc[4][2] = {{-2, -2}, {2, 2}, {-6, 6}, {6, -6}};
-        for (int s = 0; s < 4; s++)
-            v |= ((uint32_t)(loc[s][0] & 0xF) << (8 * s)) | ((uint32_t)(loc[s][1] & 0xF) << (8 * s + 4));
-        for (unsigned k = 0; k < 8; k++)
-            set_reg(r, REG_PA_SC_AA_SAMPLE_LOCS(k), v);
-    } else if (samples == 2) {
-        uint32_t v = 0;
-        const int loc[2][2] = {{-4, 4}, {4, -4}};
-        for (int s = 0; s < 2; s++)
-            v |= ((uint32_t)(loc[s][0] & 0xF) << (8 * s)) | ((uint32_t)(loc[s][1] & 0xF) << (8 * s + 4));
-        for (unsigned k = 0; k < 8; k++)
-            set_reg(r, REG_PA_SC_AA_SAMPLE_LOCS(k), v);
     }
     set_reg(r, REG_PA_SC_AA_MASK, 0xFFFFFFFFu);
     /* VGT */

@@ -1,44 +1,21 @@
 /* The benchmark frame on the virtual Cedar (see virtual_frame.h).
  *
- * The demo (src/demo/) and the virtual device (src/vcedar/) are being
- * written alongside this harness; until their headers are in the tree this
- * file builds a side that says it is unavailable instead of timing anything. */
+ * The device is the one the demo opens (cedar_demo_open_virtual, the path
+ * `cedar-msaa --device virtual` takes); while the demo cannot open the
+ * virtual Cedar, this side says it is unavailable instead of timing anything. */
 #include "virtual_frame.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
-#if __has_include("cedar/demo.h") && __has_include("cedar/vcedar.h")
-#define HAVE_DEMO_API 1
-#else
-#define HAVE_DEMO_API 0
-#if __has_include("cedar/demo.h")
-#define MISSING_HEADER "cedar/vcedar.h"
-#else
-#define MISSING_HEADER "cedar/demo.h"
-#endif
-#endif
-
-#if HAVE_DEMO_API
-#include <stdlib.h>
-
 #include "cedar/demo.h"
-#include "cedar/render.h"
 #include "cedar/tiling.h"
-#include "cedar/vcedar.h"
 #include "frame_scene.h"
 #include "frame_timing.h"
 
-/* The virtual device calls this at every DRAW. */
-static int draw_with_renderer(void *ctx, const struct vc_regs *regs, const struct vc_mem *mem,
-                              const struct vc_draw *draw, struct vc_draw_err *err)
-{
-    return vc_render_draw(ctx, regs, mem, draw, err);
-}
-
 struct virtual_frame {
     struct cedar_dev *dev;
-    struct vc_render *render;
     unsigned samples;
     uint8_t *pixels;        /* the de-tiled frame, tile-map width x height */
     size_t pixels_size, stride;
@@ -128,41 +105,16 @@ enum frame_status virtual_frame_bench(unsigned samples, const struct frame_budge
 {
     memset(out, 0, sizeof *out);
     out->samples = samples;
-    snprintf(out->renderer, sizeof out->renderer, "virtual Cedar (cedar_demo_run + vc_render)");
+    snprintf(out->renderer, sizeof out->renderer, "virtual Cedar (cedar_demo_run)");
 
     struct virtual_frame f = {.samples = samples};
-    enum frame_status st = FRAME_FAILED;
-    f.render = vc_render_new();
-    if (!f.render) {
-        snprintf(why, whylen, "vc_render_new: out of memory");
-        return FRAME_FAILED;
+    char err[256] = "";
+    if (cedar_demo_open_virtual(&f.dev, err, sizeof err) != 0 || !f.dev) {
+        snprintf(why, whylen, "cedar_demo_open_virtual: %s", err);
+        return FRAME_UNAVAILABLE;
     }
-    struct vcedar_opts opts;
-    memset(&opts, 0, sizeof opts);
-    opts.draw = draw_with_renderer;
-    opts.draw_ctx = f.render;
-    int e = cedar_dev_open_virtual(&opts, &f.dev);
-    if (e != 0)
-        snprintf(why, whylen, "cedar_dev_open_virtual: %s", strerror(-e));
-    else
-        st = frame_time(budget, frame_step, check_step, &f, out, why, whylen);
+    enum frame_status st = frame_time(budget, frame_step, check_step, &f, out, why, whylen);
     free(f.pixels);
     cedar_dev_destroy(f.dev);
-    vc_render_free(f.render);
     return st;
 }
-
-#else /* !HAVE_DEMO_API */
-
-enum frame_status virtual_frame_bench(unsigned samples, const struct frame_budget *budget,
-                                      struct frame_timing *out, char *why, size_t whylen)
-{
-    (void)budget;
-    memset(out, 0, sizeof *out);
-    out->samples = samples;
-    snprintf(why, whylen, "this tree has no %s yet (the MSAA demo / virtual device are not merged)",
-             MISSING_HEADER);
-    return FRAME_UNAVAILABLE;
-}
-
-#endif

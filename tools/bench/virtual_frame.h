@@ -9,8 +9,8 @@
 
 #include "bench_frame.h"
 
-/* Returns FRAME_OK, FRAME_UNAVAILABLE (this build has no demo API or no
- * virtual device yet) or FRAME_FAILED (a step failed, or the first or last
+/* Returns FRAME_OK, FRAME_UNAVAILABLE (the demo cannot open the virtual
+ * Cedar) or FRAME_FAILED (a step failed, or the first or last
  * image is not the scene), with a reason in why. */
 enum frame_status virtual_frame_bench(unsigned samples, const struct frame_budget *budget,
                                       struct frame_timing *out, char *why, size_t whylen);

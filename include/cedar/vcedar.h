@@ -1,0 +1,188 @@
+/* The virtual Cedar: a software Radeon HD 7350 behind the radeon kernel's
+ * ioctls (include/cedar/device.h), so the code path a card owner runs is
+ * the one CI runs.
+ *
+ * Layers (src/vcedar/):
+ *   vc_dev.c      the ioctl seam: DRM version, RADEON_INFO, GEM_*, CS
+ *   vc_bo.c       buffer objects placed in a VRAM or a GTT aperture
+ *   vc_cs.c       CS ingestion as radeon_cs.c does it (chunks, relocations)
+ *   vc_check*.c   the command-stream checker modelled on evergreen_cs.c
+ *   vc_cp.c       the command processor (register file, CP_DMA, fences...)
+ *   vc_dma.c      the asynchronous DMA ring
+ *   bof.c         libdrm's BOF capture format (reader and writer)
+ *
+ * Two ways in: cedar_dev_open_virtual() for code written against the
+ * kernel interface, and struct vcedar for tools that drive the model
+ * directly (raw indirect buffers with absolute addresses, memory loads and
+ * dumps by GPU address, the checker on its own).
+ */
+#ifndef CEDAR_VCEDAR_H
+#define CEDAR_VCEDAR_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "cedar/device.h"
+
+struct vc_regs;
+struct vc_mem;
+struct vc_draw;
+struct vc_draw_err;
+
+/* How strict the checker is. */
+enum vc_check_mode {
+    VC_CHECK_STRICT = 0,  /* the kernel's checks plus CMask/FMask sizes and
+                             every address inside its buffer (our default) */
+    VC_CHECK_KERNEL = 1,  /* exactly as permissive as evergreen_cs.c */
+};
+
+/* Why a command stream was rejected.  Codes are stable (tests match them). */
+enum vc_err_code {
+    VC_OK = 0,
+    VC_E_CHUNKS,          /* CS chunk layout: no/empty IB, bad flags, VM asked for */
+    VC_E_RING,            /* ring not modelled or not allowed */
+    VC_E_BO_HANDLE,       /* relocation names no buffer (-ENOENT) */
+    VC_E_BO_DOMAIN,       /* relocation asks for the CPU domain */
+    VC_E_PKT_TYPE,        /* type-1 header, or type-0 to a forbidden register */
+    VC_E_PKT_TRUNCATED,   /* packet runs past the end of the IB */
+    VC_E_PKT_COUNT,       /* a packet's COUNT is not what the kernel accepts */
+    VC_E_PKT_UNSUPPORTED, /* a type-3 opcode the kernel refuses */
+    VC_E_PKT_OPERAND,     /* a packet operand the kernel refuses (CP_DMA selects, ...) */
+    VC_E_RELOC_NO_CHUNK,  /* an address needs a relocation but there is no RELOCS chunk */
+    VC_E_RELOC_MISSING,   /* an address is not followed by a relocation NOP */
+    VC_E_RELOC_RANGE,     /* a relocation index past the end of the RELOCS chunk */
+    VC_E_REG_RANGE,       /* SET_* register range outside its space */
+    VC_E_REG_FORBIDDEN,   /* a register the kernel does not let user space write */
+    VC_E_CB_NO_BO,        /* an enabled colour buffer without a buffer */
+    VC_E_CB_FORMAT,       /* an invalid colour format */
+    VC_E_SURF_TILING,     /* bank / bank width / height / aspect / tile split out of range */
+    VC_E_SURF_ARRAY_MODE, /* an invalid array mode */
+    VC_E_SURF_PITCH,      /* pitch not aligned for the array mode */
+    VC_E_SURF_HEIGHT,     /* height not aligned for the array mode */
+    VC_E_SURF_BASE_ALIGN, /* base address not aligned for the array mode */
+    VC_E_SURF_SIZE,       /* surface does not fit inside its buffer */
+    VC_E_DB,              /* depth / stencil / HTILE checks */
+    VC_E_TEXTURE,         /* texture resource checks */
+    VC_E_VERTEX,          /* vertex resource checks */
+    VC_E_STREAMOUT,       /* stream-out buffer checks */
+    VC_E_BO_RANGE,        /* a packet's memory operand past the end of its buffer */
+    VC_E_CMASK_SIZE,      /* strict: CMask does not fit its buffer */
+    VC_E_FMASK_SIZE,      /* strict: FMask does not fit its buffer */
+    VC_E_ADDR_RANGE,      /* strict: an address outside its buffer */
+    VC_E_DMA_PACKET,      /* DMA ring: unknown command or sub-command */
+    VC_E_EXEC,            /* execution fault (address outside memory, draw error) */
+    VC_E_COUNT_
+};
+
+/* A structured rejection: code, where, what, why. */
+struct vc_error {
+    enum vc_err_code code;
+    uint32_t dword;        /* dword offset in the IB of the offending packet or register */
+    char what[48];         /* register or packet name ("CB_COLOR0_BASE", "DRAW_INDEX_AUTO") */
+    char text[200];        /* one line: "CB_COLOR0_BASE without a relocation" */
+};
+
+const char *vc_err_code_name(enum vc_err_code code);
+/* "dword 0x1A3: CB_COLOR0_BASE without a relocation [reloc-missing]" */
+void vc_error_format(const struct vc_error *e, char *buf, size_t len);
+
+/* The renderer the command processor calls at each draw (render.h's
+ * vc_render_draw has this shape).  NULL: draws are validated and counted. */
+typedef int (*vc_draw_fn)(void *ctx, const struct vc_regs *regs, const struct vc_mem *mem,
+                          const struct vc_draw *draw, struct vc_draw_err *err);
+
+struct vcedar_opts {
+    enum vc_check_mode mode;   /* default VC_CHECK_STRICT */
+    FILE *trace;               /* each executed packet is printed here; NULL: quiet */
+    uint64_t vram_size;        /* 0: 512 MiB */
+    uint64_t vram_visible;     /* 0: 256 MiB */
+    uint64_t gtt_size;         /* 0: 512 MiB */
+    vc_draw_fn draw;           /* NULL: the renderer (src/render) */
+    bool no_render;            /* draws are validated and counted, not drawn */
+    void *draw_ctx;
+};
+
+/* The kernel-interface backend.  opts may be NULL (defaults).  Returns 0 or
+ * a negative errno; *out is destroyed with cedar_dev_destroy(). */
+int cedar_dev_open_virtual(const struct vcedar_opts *opts, struct cedar_dev **out);
+
+/* ---- the model itself, for tools and tests ---------------------------- */
+
+struct vcedar;
+
+struct vcedar *vcedar_create(const struct vcedar_opts *opts);
+void vcedar_destroy(struct vcedar *vc);
+/* The model behind a virtual device, NULL for any other device. */
+struct vcedar *vcedar_of(struct cedar_dev *dev);
+void vcedar_set_mode(struct vcedar *vc, enum vc_check_mode mode);
+void vcedar_set_trace(struct vcedar *vc, FILE *trace);
+/* The reason the last CS was rejected (code VC_OK when it was accepted). */
+const struct vc_error *vcedar_last_error(const struct vcedar *vc);
+
+/* The first execution fault (a bad address, a draw the renderer refused,
+ * a WAIT_REG_MEM that would hang) since the model was created or
+ * vcedar_exec_raw() was last called; code VC_OK when none.  Faults do not
+ * fail the CS ioctl: the kernel had accepted the submission. */
+const struct vc_error *vcedar_exec_error(const struct vcedar *vc);
+
+/* Statistics the tests and tools look at. */
+struct vcedar_stats {
+    uint64_t cs_submitted, cs_rejected;
+    uint64_t packets, draws, cp_dma_bytes, dma_bytes;
+    uint64_t fences;           /* EVENT_WRITE_EOP / _EOS / MEM_WRITE / DMA fence writes done */
+    uint64_t exec_errors;      /* execution faults (see vcedar_exec_error) */
+    uint64_t clock;            /* the virtual GPU clock (27 MHz ticks, as RADEON_INFO_TIMESTAMP) */
+};
+void vcedar_stats(const struct vcedar *vc, struct vcedar_stats *out);
+
+/* Where buffer `handle` lies in the GPU address space now.  0 or -ENOENT. */
+int vcedar_bo_gpu_address(struct vcedar *vc, uint32_t handle, uint64_t *addr);
+
+/* Raw GPU memory, for bare-metal replays: maps [addr, addr+size) as plain
+ * memory (zero-filled, backed lazily).  Regions must not overlap buffers or
+ * each other.  Returns 0 or -errno. */
+int vcedar_map_region(struct vcedar *vc, uint64_t addr, uint64_t size);
+/* Copy in / out by GPU address; the range must lie inside one buffer or region. */
+int vcedar_mem_write(struct vcedar *vc, uint64_t addr, const void *src, size_t len);
+int vcedar_mem_read(struct vcedar *vc, uint64_t addr, void *dst, size_t len);
+
+enum vc_ring { VC_RING_GFX = 0, VC_RING_DMA = 2 };
+
+/* Run an indirect buffer written for bare metal: absolute GPU addresses, no
+ * relocations, no kernel checks.  Returns 0 or -1 with *err filled. */
+int vcedar_exec_raw(struct vcedar *vc, enum vc_ring ring, const uint32_t *ib, size_t ndw,
+                    struct vc_error *err);
+
+/* ---- the checker on its own ------------------------------------------- */
+
+/* One buffer a relocation refers to, as the checker sees it. */
+struct vc_reloc_bo {
+    uint64_t size;             /* bytes */
+    uint64_t gpu_offset;       /* where the buffer lies in the GPU address space */
+    uint32_t tiling_flags;     /* RADEON_TILING_* (GEM_SET_TILING) */
+    uint32_t domain;           /* RADEON_GEM_DOMAIN_VRAM or _GTT */
+};
+
+struct vc_check_cfg {
+    enum vc_check_mode mode;
+    uint32_t tiling_config;    /* RADEON_INFO_TILING_CONFIG (0x0011 on our Cedar) */
+    uint32_t cs_flags;         /* RADEON_CS_KEEP_TILING_FLAGS, ... */
+};
+
+/* Check (and patch, as the kernel does) a GFX indirect buffer in place:
+ * reloc_chunk/reloc_dw is the RELOCS chunk (4 dwords per relocation),
+ * bos[i] the buffer of relocation i.  Returns 0 or -1 with *err filled. */
+int vc_check_gfx(const struct vc_check_cfg *cfg, uint32_t *ib, size_t ndw,
+                 const uint32_t *reloc_chunk, size_t reloc_dw,
+                 const struct vc_reloc_bo *bos, struct vc_error *err);
+/* The same for the asynchronous DMA ring (relocations taken in order). */
+int vc_check_dma(const struct vc_check_cfg *cfg, uint32_t *ib, size_t ndw,
+                 size_t nrelocs, const struct vc_reloc_bo *bos, struct vc_error *err);
+
+/* The Cedar the model answers for (RADEON_INFO_*). */
+#define VCEDAR_DEVICE_ID      0x68F9u
+#define VCEDAR_TILING_CONFIG  0x0011u  /* 2 pipes, 8 banks, 256-byte interleave, 1 KiB rows */
+
+#endif

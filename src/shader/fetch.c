@@ -1,0 +1,352 @@
+/* Vertex fetch and texture sampling for the interpreter, and the conversion
+ * of fetched elements (FMT_* data formats) to register values.
+ *
+ * Modelled: VTX FETCH / SEMANTIC with the instruction's or the resource's
+ * format, offset, stride, 8IN16/8IN32 endian swaps; an element past the
+ * resource's size reads as 0 (w as 1), as the hardware's range check does.
+ * TEX SAMPLE / SAMPLE_L / SAMPLE_LZ / SAMPLE_LB / LD on the base level with
+ * point or bilinear filtering and the WRAP / MIRROR / CLAMP_LAST_TEXEL /
+ * MIRROR_ONCE_LAST_TEXEL / CLAMP_*BORDER address modes (HALF_BORDER treated
+ * as BORDER).  Without neighbouring pixels there are no derivatives, so
+ * SAMPLE uses LOD 0: the magnification filter; mip levels are not modelled. */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "eg_regs.h"
+#include "interp.h"
+
+/* ---------------------------------------------------------------- formats */
+
+struct fmt_info {
+    unsigned fmt;
+    uint8_t ncomp, bits;    /* components of equal width */
+    bool is_float;
+};
+
+static const struct fmt_info fmts[] = {
+    { V_SQ_DATA_FORMAT__FMT_8, 1, 8, false },
+    { V_SQ_DATA_FORMAT__FMT_8_8, 2, 8, false },
+    { V_SQ_DATA_FORMAT__FMT_8_8_8, 3, 8, false },
+    { V_SQ_DATA_FORMAT__FMT_8_8_8_8, 4, 8, false },
+    { V_SQ_DATA_FORMAT__FMT_16, 1, 16, false },
+    { V_SQ_DATA_FORMAT__FMT_16_16, 2, 16, false },
+    { V_SQ_DATA_FORMAT__FMT_16_16_16, 3, 16, false },
+    { V_SQ_DATA_FORMAT__FMT_16_16_16_16, 4, 16, false },
+    { V_SQ_DATA_FORMAT__FMT_16_FLOAT, 1, 16, true },
+    { V_SQ_DATA_FORMAT__FMT_16_16_FLOAT, 2, 16, true },
+    { V_SQ_DATA_FORMAT__FMT_16_16_16_FLOAT, 3, 16, true },
+    { V_SQ_DATA_FORMAT__FMT_16_16_16_16_FLOAT, 4, 16, true },
+    { V_SQ_DATA_FORMAT__FMT_32, 1, 32, false },
+    { V_SQ_DATA_FORMAT__FMT_32_32, 2, 32, false },
+    { V_SQ_DATA_FORMAT__FMT_32_32_32, 3, 32, false },
+    { V_SQ_DATA_FORMAT__FMT_32_32_32_32, 4, 32, false },
+    { V_SQ_DATA_FORMAT__FMT_32_FLOAT, 1, 32, true },
+    { V_SQ_DATA_FORMAT__FMT_32_32_FLOAT, 2, 32, true },
+    { V_SQ_DATA_FORMAT__FMT_32_32_32_FLOAT, 3, 32, true },
+    { V_SQ_DATA_FORMAT__FMT_32_32_32_32_FLOAT, 4, 32, true },
+};
+
+static const struct fmt_info *fmt_find(unsigned fmt)
+{
+    for (size_t i = 0; i < sizeof fmts / sizeof fmts[0]; i++)
+        if (fmts[i].fmt == fmt)
+            return &fmts[i];
+    return NULL;
+}
+
+int eg_fmt_bytes(unsigned data_format)
+{
+    const struct fmt_info *f = fmt_find(data_format);
+    return f ? f->ncomp * f->bits / 8 : -1;
+}
+
+static float half_to_float(uint16_t h)
+{
+    unsigned sign = h >> 15, e = (h >> 10) & 31, m = h & 1023;
+    float v;
+    if (e == 0)
+        v = ldexpf((float)m, -24);
+    else if (e == 31)
+        v = m ? NAN : INFINITY;
+    else
+        v = ldexpf((float)(m | 1024), (int)e - 25);
+    return sign ? -v : v;
+}
+
+int eg_fmt_convert(unsigned data_format, unsigned num_format, unsigned format_comp, const uint8_t *p,
+                   union eg_vec4 *out)
+{
+    const struct fmt_info *f = fmt_find(data_format);
+    if (!f)
+        return -1;
+    bool is_signed = format_comp == V_SQ_FORMAT_COMP__SQ_FORMAT_COMP_SIGNED;
+    bool as_int = num_format == V_SQ_NUM_FORMAT__SQ_NUM_FORMAT_INT;
+    /* absent components read as 0, w as 1 (integer 1 for INT) */
+    out->u[0] = out->u[1] = out->u[2] = 0;
+    out->u[3] = (as_int && !f->is_float) ? 1u : eg_f2u(1.0f);
+    for (unsigned c = 0; c < f->ncomp; c++) {
+        uint32_t raw;
+        if (f->bits == 8)
+            raw = p[c];
+        else if (f->bits == 16)
+            raw = (uint32_t)p[2 * c] | (uint32_t)p[2 * c + 1] << 8;
+        else
+            raw = (uint32_t)p[4 * c] | (uint32_t)p[4 * c + 1] << 8 | (uint32_t)p[4 * c + 2] << 16 |
+                  (uint32_t)p[4 * c + 3] << 24;
+        if (f->is_float) {
+            out->u[c] = f->bits == 16 ? eg_f2u(half_to_float((uint16_t)raw)) : raw;
+            continue;
+        }
+        /* integer component: sign-extend, then per NUM_FORMAT */
+        int64_t sv = raw;
+        if (is_signed && f->bits < 32 && (raw >> (f->bits - 1)))
+            sv -= (int64_t)1 << f->bits;
+        else if (is_signed && f->bits == 32)
+            sv = (int32_t)raw;
+        if (as_int) {
+            out->u[c] = (uint32_t)sv;
+        } else if (num_format == V_SQ_NUM_FORMAT__SQ_NUM_FORMAT_SCALED) {
+            out->f[c] = (float)sv;
+        } else {    /* NORM */
+            double max = is_signed ? (double)(((uint64_t)1 << (f->bits - 1)) - 1)
+                                   : (double)(((uint64_t)1 << f->bits) - 1);
+            double v = (double)sv / max;
+            out->f[c] = (float)(v < -1.0 ? -1.0 : v);
+        }
+    }
+    return f->ncomp;
+}
+
+static void swap_bytes(uint8_t *p, unsigned n, unsigned endian)
+{
+    unsigned unit = endian == V_SQ_ENDIAN__ENDIAN_8IN16 ? 2 : endian == V_SQ_ENDIAN__ENDIAN_8IN32 ? 4 : 8;
+    for (unsigned i = 0; i + unit <= n; i += unit)
+        for (unsigned a = 0, b = unit - 1; a < b; a++, b--) {
+            uint8_t t = p[i + a];
+            p[i + a] = p[i + b];
+            p[i + b] = t;
+        }
+}
+
+/* Apply SQ_INST_SEL selects sel[4] of value v to register dst (MASK: keep). */
+static void write_sel(union eg_vec4 *dst, const union eg_vec4 *v, const unsigned sel[4], bool int_one)
+{
+    union eg_vec4 r = *dst;
+    for (int c = 0; c < 4; c++) {
+        switch (sel[c]) {
+        case V_SQ_INST_SEL__X: case V_SQ_INST_SEL__Y: case V_SQ_INST_SEL__Z: case V_SQ_INST_SEL__W:
+            r.u[c] = v->u[sel[c]];
+            break;
+        case V_SQ_INST_SEL__ZERO: r.u[c] = 0; break;
+        case V_SQ_INST_SEL__ONE: r.u[c] = int_one ? 1u : eg_f2u(1.0f); break;
+        default: break;     /* MASK (and the reserved 6): not written */
+        }
+    }
+    *dst = r;
+}
+
+/* ---------------------------------------------------------------- VTX */
+
+int eg_exec_vtx(const struct eg_shader_env *env, union eg_vec4 *gpr, unsigned res_base, const uint32_t w[4],
+                char *msg, size_t msglen)
+{
+    unsigned inst = G_SQ_VTX_WORD0__VTX_INST(w[0]);
+    if (inst != V_SQ_VTX_INST__FETCH && inst != V_SQ_VTX_INST__SEMANTIC) {
+        snprintf(msg, msglen, "unsupported VTX_INST %u", inst);
+        return -1;
+    }
+    if (G_SQ_VTX_WORD0__SRC_REL(w[0]) || (inst == V_SQ_VTX_INST__FETCH && G_SQ_VTX_WORD1_GPR__DST_REL(w[1]))) {
+        snprintf(msg, msglen, "unsupported relative GPR addressing in a vertex fetch");
+        return -1;
+    }
+    unsigned dst;
+    if (inst == V_SQ_VTX_INST__SEMANTIC) {
+        unsigned id = G_SQ_VTX_WORD1_SEM__SEMANTIC_ID(w[1]);
+        int entry = -1;
+        for (int i = 0; i < 32 && entry < 0; i++)
+            if ((env->vtx_semantic_valid >> i & 1u) && (env->vtx_semantic[i] & 0xFFu) == id)
+                entry = i;
+        if (entry < 0)
+            return 0;   /* no table entry: the fetch writes nothing */
+        dst = (unsigned)entry + 1;
+    } else {
+        dst = G_SQ_VTX_WORD1_GPR__DST_GPR(w[1]);
+    }
+    if (!env->vtx_resource || !env->mem) {
+        snprintf(msg, msglen, "vertex fetch without a resource callback or memory");
+        return -1;
+    }
+    unsigned res = res_base + G_SQ_VTX_WORD0__BUFFER_ID(w[0]);
+    struct eg_vtx_resource r;
+    if (env->vtx_resource(env->ctx, res, &r, msg, msglen))
+        return -1;
+    unsigned fmt, nfmt, comp;
+    unsigned endian = G_SQ_VTX_WORD2__ENDIAN_SWAP(w[2]);
+    if (G_SQ_VTX_WORD1_GPR__USE_CONST_FIELDS(w[1])) {
+        fmt = r.data_format, nfmt = r.num_format, comp = r.format_comp, endian = r.endian_swap;
+    } else {
+        fmt = G_SQ_VTX_WORD1_GPR__DATA_FORMAT(w[1]);
+        nfmt = G_SQ_VTX_WORD1_GPR__NUM_FORMAT_ALL(w[1]);
+        comp = G_SQ_VTX_WORD1_GPR__FORMAT_COMP_ALL(w[1]);
+    }
+    int nbytes = eg_fmt_bytes(fmt);
+    if (nbytes < 0) {
+        snprintf(msg, msglen, "unsupported vertex data format %u", fmt);
+        return -1;
+    }
+    uint32_t index = gpr[G_SQ_VTX_WORD0__SRC_GPR(w[0])].u[G_SQ_VTX_WORD0__SRC_SEL_X(w[0])];
+    uint64_t stride = G_SQ_VTX_WORD2__CONST_BUF_NO_STRIDE(w[2]) ? 0 : r.stride;
+    uint64_t off = (uint64_t)index * stride + G_SQ_VTX_WORD2__OFFSET(w[2]);
+    union eg_vec4 v;
+    if (off + (uint64_t)nbytes > r.size) {
+        /* out of the buffer: zeros (w = 1) */
+        uint8_t zero[16] = { 0 };
+        eg_fmt_convert(fmt, nfmt, comp, zero, &v);
+    } else {
+        const uint8_t *p = vc_mem_ptr(env->mem, r.base + off, (uint64_t)nbytes);
+        if (!p) {
+            snprintf(msg, msglen, "vertex fetch of resource %u at 0x%llx (%d bytes) is outside GPU memory", res,
+                     (unsigned long long)(r.base + off), nbytes);
+            return -1;
+        }
+        uint8_t buf[16];
+        memcpy(buf, p, (size_t)nbytes);
+        if (endian != V_SQ_ENDIAN__ENDIAN_NONE)
+            swap_bytes(buf, (unsigned)nbytes, endian);
+        eg_fmt_convert(fmt, nfmt, comp, buf, &v);
+    }
+    const unsigned sel[4] = { G_SQ_VTX_WORD1_GPR__DST_SEL_X(w[1]), G_SQ_VTX_WORD1_GPR__DST_SEL_Y(w[1]),
+                              G_SQ_VTX_WORD1_GPR__DST_SEL_Z(w[1]), G_SQ_VTX_WORD1_GPR__DST_SEL_W(w[1]) };
+    write_sel(&gpr[dst], &v, sel, nfmt == V_SQ_NUM_FORMAT__SQ_NUM_FORMAT_INT);
+    return 0;
+}
+
+/* ---------------------------------------------------------------- TEX */
+
+/* Texel coordinate i in [0, size) per address mode, or -1 for the border. */
+static int wrap(int i, int size, unsigned mode)
+{
+    switch (mode) {
+    case V_SQ_TEX_CLAMP__SQ_TEX_WRAP: {
+        int m = i % size;
+        return m < 0 ? m + size : m;
+    }
+    case V_SQ_TEX_CLAMP__SQ_TEX_MIRROR: {
+        int period = 2 * size, m = i % period;
+        if (m < 0)
+            m += period;
+        return m < size ? m : period - 1 - m;
+    }
+    case V_SQ_TEX_CLAMP__SQ_TEX_MIRROR_ONCE_LAST_TEXEL:
+        if (i < 0)
+            i = -1 - i;
+        return i >= size ? size - 1 : i;
+    case V_SQ_TEX_CLAMP__SQ_TEX_CLAMP_HALF_BORDER:
+    case V_SQ_TEX_CLAMP__SQ_TEX_CLAMP_BORDER:
+    case V_SQ_TEX_CLAMP__SQ_TEX_MIRROR_ONCE_HALF_BORDER:
+    case V_SQ_TEX_CLAMP__SQ_TEX_MIRROR_ONCE_BORDER:
+        if (mode == V_SQ_TEX_CLAMP__SQ_TEX_MIRROR_ONCE_HALF_BORDER || mode == V_SQ_TEX_CLAMP__SQ_TEX_MIRROR_ONCE_BORDER)
+            if (i < 0)
+                i = -1 - i;
+        return i < 0 || i >= size ? -1 : i;
+    default:    /* CLAMP_LAST_TEXEL */
+        return i < 0 ? 0 : i >= size ? size - 1 : i;
+    }
+}
+
+static int texel(const struct eg_shader_env *env, unsigned res, const struct eg_tex_resource *tr,
+                 const struct eg_tex_sampler *s, int x, int y, int z, float out[4], char *msg, size_t msglen)
+{
+    int wx = wrap(x, (int)tr->width, s->clamp_x), wy = wrap(y, (int)tr->height, s->clamp_y);
+    int wz = wrap(z, (int)tr->depth, s->clamp_z);
+    if (wx < 0 || wy < 0 || wz < 0) {
+        memcpy(out, s->border, 4 * sizeof(float));
+        return 0;
+    }
+    return env->texel(env->ctx, res, wx, wy, wz, out, msg, msglen);
+}
+
+static float coord_value(const union eg_vec4 *g, unsigned sel)
+{
+    if (sel <= V_SQ_INST_SEL__W)
+        return g->f[sel];
+    return sel == V_SQ_INST_SEL__ONE ? 1.0f : 0.0f;
+}
+
+int eg_exec_tex(const struct eg_shader_env *env, union eg_vec4 *gpr, unsigned res_base, unsigned sampler_base,
+                const uint32_t w[4], char *msg, size_t msglen)
+{
+    unsigned inst = G_SQ_TEX_WORD0__TEX_INST(w[0]);
+    bool ld = inst == V_SQ_TEX_INST__LD;
+    if (!ld && inst != V_SQ_TEX_INST__SAMPLE && inst != V_SQ_TEX_INST__SAMPLE_L &&
+        inst != V_SQ_TEX_INST__SAMPLE_LZ && inst != V_SQ_TEX_INST__SAMPLE_LB) {
+        snprintf(msg, msglen, "unsupported TEX_INST %u", inst);
+        return -1;
+    }
+    if (G_SQ_TEX_WORD0__SRC_REL(w[0]) || G_SQ_TEX_WORD1__DST_REL(w[1])) {
+        snprintf(msg, msglen, "unsupported relative GPR addressing in a texture fetch");
+        return -1;
+    }
+    if (!env->tex_resource || !env->tex_sampler || !env->texel) {
+        snprintf(msg, msglen, "texture fetch without texture callbacks");
+        return -1;
+    }
+    unsigned res = res_base + G_SQ_TEX_WORD0__RESOURCE_ID(w[0]);
+    struct eg_tex_resource tr;
+    struct eg_tex_sampler s = { 0 };
+    if (env->tex_resource(env->ctx, res, &tr, msg, msglen))
+        return -1;
+    if (!ld && env->tex_sampler(env->ctx, sampler_base + G_SQ_TEX_WORD2__SAMPLER_ID(w[2]), &s, msg, msglen))
+        return -1;
+    if (!tr.width || !tr.height || !tr.depth) {
+        snprintf(msg, msglen, "texture resource %u has a zero size", res);
+        return -1;
+    }
+    const union eg_vec4 *src = &gpr[G_SQ_TEX_WORD0__SRC_GPR(w[0])];
+    float c[4] = { coord_value(src, G_SQ_TEX_WORD2__SRC_SEL_X(w[2])), coord_value(src, G_SQ_TEX_WORD2__SRC_SEL_Y(w[2])),
+                   coord_value(src, G_SQ_TEX_WORD2__SRC_SEL_Z(w[2])), coord_value(src, G_SQ_TEX_WORD2__SRC_SEL_W(w[2])) };
+    int offs[3] = { G_SQ_TEX_WORD2__OFFSET_X(w[2]), G_SQ_TEX_WORD2__OFFSET_Y(w[2]), G_SQ_TEX_WORD2__OFFSET_Z(w[2]) };
+    float rgba[4];
+    if (ld) {
+        /* integer texel coordinates in the source's bits, as the hardware's LD reads them */
+        uint32_t ux = src->u[G_SQ_TEX_WORD2__SRC_SEL_X(w[2]) & 3], uy = src->u[G_SQ_TEX_WORD2__SRC_SEL_Y(w[2]) & 3];
+        s.clamp_x = s.clamp_y = s.clamp_z = V_SQ_TEX_CLAMP__SQ_TEX_CLAMP_BORDER;
+        if (texel(env, res, &tr, &s, (int32_t)ux + offs[0], (int32_t)uy + offs[1], 0, rgba, msg, msglen))
+            return -1;
+    } else {
+        const bool norm[3] = { G_SQ_TEX_WORD1__COORD_TYPE_X(w[1]), G_SQ_TEX_WORD1__COORD_TYPE_Y(w[1]),
+                               G_SQ_TEX_WORD1__COORD_TYPE_Z(w[1]) };
+        const unsigned size[3] = { tr.width, tr.height, tr.depth };
+        float u[3];
+        for (int k = 0; k < 3; k++)
+            u[k] = (norm[k] ? c[k] * (float)size[k] : c[k]) + (float)offs[k];
+        float lod = inst == V_SQ_TEX_INST__SAMPLE_L ? c[3] : 0.0f;
+        unsigned filter = lod > 0.0f ? s.min_filter : s.mag_filter;
+        int z = (int)floorf(u[2]);
+        if (filter == V_SQ_TEX_XY_FILTER__SQ_TEX_XY_FILTER_BILINEAR) {
+            float fx = u[0] - 0.5f, fy = u[1] - 0.5f;
+            int x0 = (int)floorf(fx), y0 = (int)floorf(fy);
+            float ax = fx - (float)x0, ay = fy - (float)y0;
+            float t[4][4];
+            for (int k = 0; k < 4; k++)
+                if (texel(env, res, &tr, &s, x0 + (k & 1), y0 + (k >> 1), z, t[k], msg, msglen))
+                    return -1;
+            for (int ch = 0; ch < 4; ch++)
+                rgba[ch] = (t[0][ch] * (1 - ax) + t[1][ch] * ax) * (1 - ay) + (t[2][ch] * (1 - ax) + t[3][ch] * ax) * ay;
+        } else {
+            if (texel(env, res, &tr, &s, (int)floorf(u[0]), (int)floorf(u[1]), z, rgba, msg, msglen))
+                return -1;
+        }
+    }
+    union eg_vec4 v, t;
+    memcpy(v.f, rgba, sizeof rgba);
+    /* the resource's swizzle, then the instruction's */
+    const unsigned rsel[4] = { tr.dst_sel[0], tr.dst_sel[1], tr.dst_sel[2], tr.dst_sel[3] };
+    t = v;
+    write_sel(&t, &v, rsel, false);
+    const unsigned sel[4] = { G_SQ_TEX_WORD1__DST_SEL_X(w[1]), G_SQ_TEX_WORD1__DST_SEL_Y(w[1]),
+                              G_SQ_TEX_WORD1__DST_SEL_Z(w[1]), G_SQ_TEX_WORD1__DST_SEL_W(w[1]) };
+    write_sel(&gpr[G_SQ_TEX_WORD1__DST_GPR(w[1])], &t, sel, false);
+    return 0;
+}

@@ -1,0 +1,46 @@
+/* Internal to src/shader/: pieces of the interpreter shared between its files. */
+#ifndef CEDAR_SHADER_INTERP_H
+#define CEDAR_SHADER_INTERP_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "cedar/shader.h"
+
+/* What one ALU instruction did besides its 32-bit result. */
+struct alu_effects {
+    bool int_result;    /* integer result: OMOD and CLAMP do not apply */
+    bool kill;          /* a KILL* whose condition held */
+    bool is_pred;       /* a PRED_SET*: cond is the new predicate */
+    bool cond;
+};
+
+/* Evaluate a single-slot ALU operation on its (already modified) sources.
+ * Returns 0, or -1 when the opcode is not modelled. */
+int eg_alu_eval(bool op3, unsigned op, const uint32_t src[3], uint32_t *result, struct alu_effects *fx);
+
+/* Legacy (DX9) multiply: 0 times anything, even Inf or NaN, is 0. */
+float eg_mul_legacy(float a, float b);
+
+/* Run one VTX / TEX instruction (its 4 words) against the GPRs.  res_base /
+ * sampler_base: the running stage's first fetch resource / sampler.  0, or -1
+ * with a reason in msg. */
+int eg_exec_vtx(const struct eg_shader_env *env, union eg_vec4 *gpr, unsigned res_base, const uint32_t w[4],
+                char *msg, size_t msglen);
+int eg_exec_tex(const struct eg_shader_env *env, union eg_vec4 *gpr, unsigned res_base, unsigned sampler_base,
+                const uint32_t w[4], char *msg, size_t msglen);
+
+static inline float eg_u2f(uint32_t u)
+{
+    union { uint32_t u; float f; } c = { .u = u };
+    return c.f;
+}
+
+static inline uint32_t eg_f2u(float f)
+{
+    union { uint32_t u; float f; } c = { .f = f };
+    return c.u;
+}
+
+#endif
