@@ -17,7 +17,7 @@ check() { # description, command...
 NUM='[0-9]+\.[0-9]+'
 FORMS=(
     "^bench frame-detail machine: [0-9]+ CPUs online, 1-minute load average -?$NUM$"
-    "^bench (frame|frame8x)-detail (virtual|llvmpipe): \".+\", [0-9]+ samples, [0-9]+ frames, median $NUM ms, mean $NUM ms, best $NUM ms, peak RSS $NUM MiB$"
+    "^bench (frame|frame8x)-detail (virtual|llvmpipe): \".+\", [0-9]+ samples, [0-9]+ frames, median $NUM ms, mean $NUM ms, best $NUM ms, CPU $NUM ms, peak RSS $NUM MiB$"
     "^bench (frame|frame8x) (virtual|llvmpipe) (unavailable|FAILED): .+$"
     "^bench frame virtual $NUM llvmpipe $NUM ratio $NUM$"
     "^bench frame (virtual|llvmpipe) $NUM$"

@@ -116,9 +116,10 @@ static int print_side(const char *label, const char *side, const struct side_res
 {
     if (s->r.status == FRAME_OK) {
         printf("bench %s-detail %s: \"%s\", %u samples, %u frames, median %.2f ms, "
-               "mean %.2f ms, best %.2f ms, peak RSS %.1f MiB\n",
+               "mean %.2f ms, best %.2f ms, CPU %.2f ms, peak RSS %.1f MiB\n",
                label, side, s->r.timing.renderer, s->r.timing.samples, s->r.timing.frames,
-               s->r.timing.ms_per_frame, s->r.timing.mean_ms, s->r.timing.best_ms, s->peak_mib);
+               s->r.timing.ms_per_frame, s->r.timing.mean_ms, s->r.timing.best_ms,
+               s->r.timing.cpu_ms, s->peak_mib);
         return 0;
     }
     printf("bench %s %s %s: %s\n", label, side,

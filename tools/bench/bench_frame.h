@@ -21,6 +21,7 @@ struct frame_timing {
     double ms_per_frame;   /* median of the timed frames */
     double mean_ms;        /* mean of the timed frames */
     double best_ms;        /* fastest timed frame */
+    double cpu_ms;         /* process CPU time (all threads) per timed frame */
     char renderer[128];    /* GL_RENDERER, or what the virtual side ran */
 };
 

@@ -12,6 +12,14 @@ static double now_s(void)
     return ts.tv_sec + ts.tv_nsec * 1e-9;
 }
 
+/* CPU time of the whole process, every thread (llvmpipe renders on several). */
+static double cpu_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+    return ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
 static int cmp_double(const void *a, const void *b)
 {
     double x = *(const double *)a, y = *(const double *)b;
@@ -43,7 +51,7 @@ enum frame_status frame_time(const struct frame_budget *budget, frame_step_fn re
         snprintf(why, whylen, "out of memory");
         return FRAME_FAILED;
     }
-    double start = now_s(), total = 0;
+    double start = now_s(), cpu_start = cpu_s(), total = 0;
     unsigned n = 0;
     while (n < cap && (n < budget->min_frames || now_s() - start < budget->budget_s)) {
         double t0 = now_s();
@@ -54,6 +62,7 @@ enum frame_status frame_time(const struct frame_budget *budget, frame_step_fn re
         ms[n] = (now_s() - t0) * 1e3;
         total += ms[n++];
     }
+    double cpu = cpu_s() - cpu_start;
     if (checked(check, ctx, "last", why, whylen) != 0) {
         free(ms);
         return FRAME_FAILED;
@@ -63,6 +72,7 @@ enum frame_status frame_time(const struct frame_budget *budget, frame_step_fn re
     out->ms_per_frame = n % 2 ? ms[n / 2] : (ms[n / 2 - 1] + ms[n / 2]) / 2;
     out->mean_ms = total / n;
     out->best_ms = ms[0];
+    out->cpu_ms = cpu / n * 1e3;
     free(ms);
     return FRAME_OK;
 }

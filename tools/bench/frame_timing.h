@@ -11,8 +11,8 @@ typedef int (*frame_step_fn)(void *ctx, char *why, size_t whylen);
 /* Renders budget->warmup frames (at least one) and checks that image, times
  * frames one by one as struct frame_budget says, and checks the last image.
  * Fills out->frames, ms_per_frame (the median: other processes on the
- * machine delay single frames, and the median ignores those), mean_ms and
- * best_ms.  Returns FRAME_OK or FRAME_FAILED. */
+ * machine delay single frames, and the median ignores those), mean_ms,
+ * best_ms and cpu_ms.  Returns FRAME_OK or FRAME_FAILED. */
 enum frame_status frame_time(const struct frame_budget *budget, frame_step_fn render,
                              frame_step_fn check, void *ctx, struct frame_timing *out, char *why,
                              size_t whylen);
