@@ -153,6 +153,34 @@ static void check_colour(const struct cedar_tile_map *m)
             assert_int_equal(cedar_tile(m, back, m->size, lin, stride, s, z), 0);
         }
     assert_memory_equal(back, tiled, m->size);
+    /* all samples in one pass == the per-sample planes (themselves checked
+     * against the map above), and back */
+    {
+        size_t plane = stride * m->height + 8 * (rnd() % 2);
+        uint8_t *all = malloc(plane * m->samples), *one = malloc(stride * m->height);
+        assert_non_null(all);
+        assert_non_null(one);
+        memset(back, 0, m->size);
+        for (unsigned z = 0; z < m->slices; z++) {
+            assert_int_equal(cedar_detile_samples(m, tiled, m->size, all, stride, plane, z), 0);
+            for (unsigned s = 0; s < m->samples; s++) {
+                assert_int_equal(cedar_detile(m, tiled, m->size, one, stride, s, z), 0);
+                for (unsigned y = 0; y < m->height; y++)
+                    assert_memory_equal(all + s * plane + y * stride, one + y * stride,
+                                        (size_t)m->width * m->bpe);
+            }
+            assert_int_equal(cedar_tile_samples(m, back, m->size, all, stride, plane, z), 0);
+        }
+        assert_memory_equal(back, tiled, m->size);
+        /* refused: short buffer, slice out of range, overlapping planes */
+        assert_int_equal(cedar_detile_samples(m, tiled, m->size - 1, all, stride, plane, 0), -1);
+        assert_int_equal(cedar_detile_samples(m, tiled, m->size, all, stride, plane, m->slices), -1);
+        if (m->samples > 1)
+            assert_int_equal(cedar_detile_samples(m, tiled, m->size, all, stride,
+                                                  stride * m->height - 1, 0), -1);
+        free(all);
+        free(one);
+    }
     /* refused: short buffer, sample or slice out of range */
     assert_int_equal(cedar_detile(m, tiled, m->size - 1, lin, stride, 0, 0), -1);
     assert_int_equal(cedar_detile(m, tiled, m->size, lin, stride, m->samples, 0), -1);

@@ -19,6 +19,7 @@
  *   cedar_tile_micro()    the byte runs holding one micro tile of one sample,
  *                         for writing many pixels cheaply
  *   cedar_detile() / cedar_tile()   whole (slice, sample) plane <-> linear image
+ *   cedar_detile_samples() / cedar_tile_samples()   all samples of a slice at once
  */
 #ifndef CEDAR_TILING_H
 #define CEDAR_TILING_H
@@ -142,5 +143,17 @@ int cedar_detile(const struct cedar_tile_map *m, const void *tiled, size_t tiled
                  void *linear, size_t stride, unsigned sample, unsigned slice);
 int cedar_tile(const struct cedar_tile_map *m, void *tiled, size_t tiled_size,
                const void *linear, size_t stride, unsigned sample, unsigned slice);
+
+/* Every sample plane of one slice in one pass over the tiled surface (with
+ * tile splitting a micro tile's samples share pieces, so this reads or
+ * writes each tiled byte once, where a loop over cedar_detile would sweep
+ * the surface once per sample): sample s is the linear image at
+ * linear + s * plane_stride, rows `stride` bytes apart; plane_stride must be
+ * at least height * stride when there is more than one sample.  Same result
+ * as cedar_detile / cedar_tile per sample.  Returns 0 or -1 as those. */
+int cedar_detile_samples(const struct cedar_tile_map *m, const void *tiled, size_t tiled_size,
+                         void *linear, size_t stride, size_t plane_stride, unsigned slice);
+int cedar_tile_samples(const struct cedar_tile_map *m, void *tiled, size_t tiled_size,
+                       const void *linear, size_t stride, size_t plane_stride, unsigned slice);
 
 #endif
