@@ -23,7 +23,11 @@
  * the vertex shader: SQ_PGM_START_FS / _VS) and the pixel stage once per
  * covered pixel (or sample).  They are reached through this table so that the
  * rasteriser and colour block can be tested with a stand-in; the real stages
- * are the Evergreen interpreter (src/shader), which vc_render_new() installs.
+ * are the Evergreen interpreter (src/shader), which vc_render_new() installs:
+ * they run the fetch, vertex and pixel shaders at SQ_PGM_START_FS / _VS / _PS
+ * with the vertex resources of SET_RESOURCE, and stop the draw with an error
+ * for an unsupported instruction (naming the shader, PC and opcode) or a
+ * vertex format the hardware cannot fetch (e.g. FMT_8_8_8, FMT_16_16_16).
  */
 
 #define VC_RENDER_MAX_PARAMS 32   /* SPI_PS_INPUT_CNTL_0..31, PARAM exports 0..31 */
@@ -75,6 +79,11 @@ struct vc_pixel_out {
 
 struct vc_shader_ops {
     void *ctx;
+    /* Optional: called once per draw before any vertex, to read the programs
+     * and check them; `pixels` says whether the pixel stage will run (CB_NORMAL).
+     * 0, or -1 with a reason in err (the draw stops). */
+    int (*begin)(void *ctx, const struct vc_regs *regs, const struct vc_mem *mem, bool pixels,
+                 struct vc_draw_err *err);
     /* Run the vertex stage for vertex `index` (after VGT index offset / base
      * vertex) of instance `instance`.  0, or -1 with a reason in err (for an
      * unsupported instruction: the shader, PC and opcode). */

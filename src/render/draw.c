@@ -68,6 +68,9 @@ struct vc_render *vc_render_new(void)
 
 void vc_render_free(struct vc_render *r)
 {
+    if (!r)
+        return;
+    render_shade_free(r);
     free(r);
 }
 
@@ -75,7 +78,7 @@ void vc_render_set_shaders(struct vc_render *r, const struct vc_shader_ops *ops)
 {
     if (ops)
         r->shaders = *ops;
-    else if (render_default_shaders(&r->shaders))
+    else if (render_default_shaders(r, &r->shaders))
         memset(&r->shaders, 0, sizeof r->shaders);
 }
 
@@ -454,9 +457,11 @@ int vc_render_draw(struct vc_render *r, const struct vc_regs *regs, const struct
         goto out;
     }
     if (!r->shaders.vertex || (d->mode == V_CB_MODE__CB_NORMAL && !r->shaders.pixel)) {
-        rs_fail(err, "render: no shader stages (the Evergreen interpreter is not built in)");
+        rs_fail(err, "render: no shader stages (out of memory when the renderer was made)");
         goto out;
     }
+    if (r->shaders.begin && r->shaders.begin(r->shaders.ctx, regs, mem, d->mode == V_CB_MODE__CB_NORMAL, err))
+        goto out;
     if (rs_state_init(&d->rs, regs, err))
         goto out;
     uint32_t ps = vc_reg(regs, REG_PA_SU_POINT_SIZE);

@@ -17,11 +17,13 @@ struct vc_render {
     struct vc_shader_ops shaders;
     struct vc_render_stats stats;
     struct cedar_tiling tiling;  /* the GPU's pipes / group size */
+    void *shade;                 /* the default stages' state (shade.c) */
 };
 
 /* The shader stages vc_render_new installs: the Evergreen interpreter
- * (shade.c).  Returns 0, or -1 when none is built in. */
-int render_default_shaders(struct vc_shader_ops *ops);
+ * (shade.c), with its state in r->shade.  Returns 0, or -1 when out of memory. */
+int render_default_shaders(struct vc_render *r, struct vc_shader_ops *ops);
+void render_shade_free(struct vc_render *r);
 
 int rs_fail(struct vc_draw_err *err, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));

@@ -33,11 +33,21 @@ struct scene {
     struct vc_regs *regs;
     struct vc_render *r;
     bool skip_triangle;            /* clear + resolve only */
+    bool real_shaders;             /* scene_use_demo_shaders: the interpreter runs the demo's programs */
+    uint64_t extra_addr;           /* programs and vertex buffer */
+    uint64_t vtx_addr;
+    unsigned vtx_stride, vtx_resource;
     uint8_t clear_bgra[4];
 };
 
 /* 0, or -1 with a reason in why[200]. */
 int scene_init(struct scene *sc, unsigned samples, char *why);
+/* Replace the stand-in stages by the product path: the demo's fetch, vertex
+ * and pixel shaders (src/shader demo_shaders.c) placed in the scene's memory,
+ * SQ_PGM_START_* pointing at them, a vertex buffer with the scene's vertices
+ * behind SET_RESOURCE slot 992, and the renderer's default stages (the
+ * Evergreen interpreter).  0, or -1 with a reason in why[200]. */
+int scene_use_demo_shaders(struct scene *sc, char *why);
 /* Clear (CMask zeroed, as Mesa's CP_DMA does), draw, resolve. */
 int scene_render(struct scene *sc, char *why);
 /* The resolved frame, de-tiled: width x aligned height, B,G,R,A bytes. */

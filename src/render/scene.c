@@ -7,12 +7,15 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cedar/shader.h"
 #include "render_scene.h"
 
 #define SCENE_W 1280
 #define SCENE_H 720
 #define GPU_BASE 0x100000ull
 #define ALIGN 0x10000ull
+#define PROGRAM_ALIGN 256u      /* SQ_PGM_START_* hold address >> 8 */
+#define EXTRA_BYTES 0x4000u     /* programs and vertex buffer, after the resolve surface */
 
 /* Mesa evergreen_state.c sample locations, as written in cs_003. */
 static const uint32_t sample_locs_8x[2] = {0x35B3511Fu, 0x7BD79DF9u};
@@ -151,7 +154,8 @@ int scene_init(struct scene *sc, unsigned samples, char *why)
     sc->gpu_base = GPU_BASE;
     sc->color_addr = GPU_BASE;
     sc->resolve_addr = GPU_BASE + ((sc->lay.total_size + ALIGN - 1) & ~(ALIGN - 1));
-    sc->mem_size = sc->resolve_addr - GPU_BASE + sc->lay.resolve.size;
+    sc->extra_addr = (sc->resolve_addr + sc->lay.resolve.size + ALIGN - 1) & ~(ALIGN - 1);
+    sc->mem_size = sc->extra_addr - GPU_BASE + EXTRA_BYTES;
     sc->mem = calloc(1, sc->mem_size);
     sc->regs = calloc(1, sizeof *sc->regs);
     sc->r = vc_render_new();
@@ -228,11 +232,74 @@ int scene_init(struct scene *sc, unsigned samples, char *why)
     return 0;
 }
 
+int scene_use_demo_shaders(struct scene *sc, char *why)
+{
+    struct eg_demo_shaders sh;
+    if (eg_demo_shaders_build(&sh)) {
+        snprintf(why, 200, "the demo shaders did not build");
+        return -1;
+    }
+    uint8_t *extra = sc->mem + (sc->extra_addr - sc->gpu_base);
+    const struct { const uint32_t *dw; size_t ndw; uint32_t reg; } progs[3] = {
+        {sh.fs, sh.fs_ndw, REG_SQ_PGM_START_FS},
+        {sh.vs, sh.vs_ndw, REG_SQ_PGM_START_VS},
+        {sh.ps, sh.ps_ndw, REG_SQ_PGM_START_PS},
+    };
+    uint64_t off = 0;
+    for (int k = 0; k < 3; k++) {
+        memcpy(extra + off, progs[k].dw, progs[k].ndw * 4);
+        set_reg(sc->regs, progs[k].reg, (uint32_t)((sc->extra_addr + off) >> 8));
+        off += (progs[k].ndw * 4 + PROGRAM_ALIGN - 1) / PROGRAM_ALIGN * PROGRAM_ALIGN;
+    }
+    /* vertex buffer: the scene's six vertices as position xyz, colour rgb */
+    sc->vtx_addr = sc->extra_addr + off;
+    sc->vtx_stride = sh.vtx_stride;
+    sc->vtx_resource = sh.vtx_resource;
+    size_t nv = sizeof scene_vertices / sizeof scene_vertices[0];
+    if (off + nv * sh.vtx_stride > EXTRA_BYTES) {
+        snprintf(why, 200, "the demo shaders do not fit the scene's buffer");
+        return -1;
+    }
+    for (size_t v = 0; v < nv; v++) {
+        uint8_t *p = extra + off + v * sh.vtx_stride;
+        memcpy(p + sh.pos_offset, scene_vertices[v].pos, 12);
+        memcpy(p + sh.color_offset, scene_vertices[v].color, 12);
+    }
+    struct vc_regs *r = sc->regs;
+    set_reg(r, REG_SQ_VTX_SEMANTIC(0), sh.vtx_semantic[0]);
+    set_reg(r, REG_SQ_VTX_SEMANTIC(1), sh.vtx_semantic[1]);
+    set_reg(r, REG_SPI_VS_OUT_ID(sh.color_param / 4), sh.color_semantic << (8 * (sh.color_param % 4)));
+    set_reg(r, REG_SPI_VS_OUT_CONFIG, S_SPI_VS_OUT_CONFIG__VS_EXPORT_COUNT(sh.vs_export_count - 1));
+    set_reg(r, REG_SPI_PS_INPUT_CNTL(sh.color_param), S_SPI_PS_INPUT_CNTL__SEMANTIC(sh.color_semantic));
+    set_reg(r, REG_SPI_PS_IN_CONTROL_0, S_SPI_PS_IN_CONTROL_0__NUM_INTERP(sh.ps_num_interp) |
+                                           S_SPI_PS_IN_CONTROL_0__PERSP_GRADIENT_ENA(1));
+    set_reg(r, REG_SPI_BARYC_CNTL, S_SPI_BARYC_CNTL__PERSP_CENTER_ENA(sh.ps_persp_center));
+    sc->real_shaders = true;
+    vc_render_set_shaders(sc->r, NULL);
+    return 0;
+}
+
+/* Vertex resource of the demo's fetch shader: the buffer from vertex `first`. */
+static void set_vertex_resource(struct scene *sc, unsigned first)
+{
+    uint64_t base = sc->vtx_addr + (uint64_t)first * sc->vtx_stride;
+    uint32_t *w = &sc->regs->resource[sc->vtx_resource * V_SQ_STAGE_LAYOUT__RESOURCE_DWORDS];
+    memset(w, 0, V_SQ_STAGE_LAYOUT__RESOURCE_DWORDS * 4);
+    w[0] = (uint32_t)base;
+    w[1] = 3 * sc->vtx_stride - 1;
+    w[2] = S_SQ_VTX_CONSTANT_WORD2__BASE_ADDRESS_HI((uint32_t)(base >> 32)) |
+           S_SQ_VTX_CONSTANT_WORD2__STRIDE(sc->vtx_stride);
+    w[7] = S_SQ_VTX_CONSTANT_WORD7__TYPE(V_SQ_TEX_VTX_TYPE__SQ_TEX_VTX_VALID_BUFFER);
+}
+
 static int draw(struct scene *sc, unsigned mode, unsigned prim, unsigned first_vertex, char *why)
 {
     struct stand_in si = {first_vertex};
-    struct vc_shader_ops ops = {&si, fixed_function_vertex, fixed_function_pixel};
-    vc_render_set_shaders(sc->r, &ops);
+    struct vc_shader_ops ops = {.ctx = &si, .vertex = fixed_function_vertex, .pixel = fixed_function_pixel};
+    if (sc->real_shaders)
+        set_vertex_resource(sc, first_vertex);
+    else
+        vc_render_set_shaders(sc->r, &ops);
     set_reg(sc->regs, REG_CB_COLOR_CONTROL, S_CB_COLOR_CONTROL__MODE(mode) | S_CB_COLOR_CONTROL__ROP3(0xCC));
     struct vc_draw dr = {0};
     dr.opcode = PKT3_DRAW_INDEX_AUTO;
@@ -241,7 +308,8 @@ static int draw(struct scene *sc, unsigned mode, unsigned prim, unsigned first_v
     dr.prim_type = prim;
     struct vc_draw_err err = {{0}};
     int rc = vc_render_draw(sc->r, sc->regs, &sc->vmem, &dr, &err);
-    vc_render_set_shaders(sc->r, NULL);
+    if (!sc->real_shaders)
+        vc_render_set_shaders(sc->r, NULL);
     if (rc)
         snprintf(why, 200, "%s", err.msg);
     return rc;

@@ -1,11 +1,384 @@
-/* The default shader stages: the Evergreen shader interpreter (src/shader)
- * adapted to the renderer's stage table.  The interpreter has not landed
- * yet, so there is no default: vc_render_draw reports that until it does,
- * and callers (tests) install their own stages with vc_render_set_shaders. */
+/* The default shader stages: the Evergreen shader interpreter (src/shader,
+ * eg_run_vs / eg_run_ps) adapted to the renderer's stage table.
+ *
+ * Per draw (begin): the programs are read from GPU memory at SQ_PGM_START_FS /
+ * _VS / _PS (address >> 8), the semantic table SQ_VTX_SEMANTIC_* is loaded,
+ * and every vertex fetch of the fetch and vertex shaders is checked against
+ * the formats the hardware's vertex fetch can read.  Per vertex: eg_run_vs
+ * with the fetch resources of SET_RESOURCE (regs->resource, 8 dwords a slot)
+ * and the constant buffers SQ_ALU_CONST_CACHE_VS_*.  Per pixel: the GPRs the
+ * SPI loads (barycentrics as SPI_BARYC_CNTL enables them, the position and the
+ * face as SPI_PS_IN_CONTROL_0/1 place them), the parameter cache from the
+ * primitive's inputs, eg_run_ps, its colour exports.
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cedar/regdb.h"
+#include "cedar/shader.h"
 #include "render_priv.h"
 
-int render_default_shaders(struct vc_shader_ops *ops)
+#define MAX_PROGRAM_BYTES (1u << 20)   /* longest shader looked at: 128K instructions */
+#define MAX_CF_SCAN 4096               /* CF instructions scanned for vertex fetches */
+#define PS_MAX_GPRS 128
+
+enum stage { STAGE_FS, STAGE_VS, STAGE_PS, STAGE_COUNT };
+static const char *const stage_name[STAGE_COUNT] = {"FS", "VS", "PS"};
+
+struct shade {
+    const struct vc_regs *regs;
+    const struct vc_mem *mem;
+    struct eg_program prog[STAGE_COUNT];
+    bool have_fs;
+    struct eg_shader_env env[2];       /* VS (with its fetch shader), PS */
+    enum stage env_stage[2];
+};
+
+static int fail(char *msg, size_t len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static int fail(char *msg, size_t len, const char *fmt, ...)
 {
-    (void)ops;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, len, fmt, ap);
+    va_end(ap);
     return -1;
+}
+
+/* ---- programs in GPU memory ---------------------------------------------------- */
+
+/* The program at SQ_PGM_START_<stage>: as many dwords as the buffer holding
+ * it has from there (the interpreter stops at the end of a program, and
+ * reports a jump outside it). */
+static int map_program(struct shade *s, enum stage st, uint32_t start_reg, struct vc_draw_err *err)
+{
+    uint64_t addr = (uint64_t)vc_reg(s->regs, start_reg) << 8;
+    const uint32_t *p = vc_mem_ptr(s->mem, addr, 8);
+    if (!p)
+        return rs_fail(err, "render: SQ_PGM_START_%s = 0x%llx is not inside a GPU buffer", stage_name[st],
+                       (unsigned long long)addr);
+    uint64_t ok = 8, bad = MAX_PROGRAM_BYTES + 8;
+    if (vc_mem_ptr(s->mem, addr, MAX_PROGRAM_BYTES))
+        ok = MAX_PROGRAM_BYTES;
+    else
+        while (bad - ok > 8) { /* largest readable length, a multiple of 8 bytes */
+            uint64_t mid = (ok + (bad - ok) / 2) & ~7ull;
+            if (vc_mem_ptr(s->mem, addr, mid))
+                ok = mid;
+            else
+                bad = mid;
+        }
+    s->prog[st].name = stage_name[st];
+    s->prog[st].dw = p;
+    s->prog[st].ndw = (size_t)(ok / 4);
+    return 0;
+}
+
+/* ---- the environment the interpreter sees ---------------------------------------- */
+
+static const uint32_t *resource_words(const struct vc_regs *regs, unsigned slot)
+{
+    return &regs->resource[slot * V_SQ_STAGE_LAYOUT__RESOURCE_DWORDS];
+}
+
+static int vtx_resource(void *ctx, unsigned slot, struct eg_vtx_resource *out, char *msg, size_t msglen)
+{
+    const struct shade *s = ctx;
+    if (slot >= V_SQ_FETCH_RESOURCE_BASE__COUNT)
+        return fail(msg, msglen, "fetch resource %u does not exist", slot);
+    const uint32_t *w = resource_words(s->regs, slot);
+    if (G_SQ_VTX_CONSTANT_WORD7__TYPE(w[7]) != V_SQ_TEX_VTX_TYPE__SQ_TEX_VTX_VALID_BUFFER)
+        return fail(msg, msglen, "fetch resource %u is not a valid buffer (SQ_VTX_CONSTANT_WORD7.TYPE %u)", slot,
+                    G_SQ_VTX_CONSTANT_WORD7__TYPE(w[7]));
+    out->base = G_SQ_VTX_CONSTANT_WORD0__BASE_ADDRESS(w[0]) |
+                (uint64_t)G_SQ_VTX_CONSTANT_WORD2__BASE_ADDRESS_HI(w[2]) << 32;
+    out->size = (uint64_t)G_SQ_VTX_CONSTANT_WORD1__SIZE(w[1]) + 1;
+    out->stride = G_SQ_VTX_CONSTANT_WORD2__STRIDE(w[2]);
+    out->data_format = G_SQ_VTX_CONSTANT_WORD2__DATA_FORMAT(w[2]);
+    out->num_format = G_SQ_VTX_CONSTANT_WORD2__NUM_FORMAT_ALL(w[2]);
+    out->format_comp = G_SQ_VTX_CONSTANT_WORD2__FORMAT_COMP_ALL(w[2]);
+    out->srf_mode = G_SQ_VTX_CONSTANT_WORD2__SRF_MODE_ALL(w[2]);
+    out->endian_swap = G_SQ_VTX_CONSTANT_WORD2__ENDIAN_SWAP(w[2]);
+    return 0;
+}
+
+/* ALU constant `index` of constant buffer `bank`: SQ_ALU_CONST_CACHE_<stage>_<bank>
+ * holds its address >> 8, SQ_ALU_CONST_BUFFER_SIZE_<stage>_<bank> its size. */
+static int constant(const struct shade *s, bool ps, unsigned bank, unsigned index, uint32_t out[4], char *msg,
+                    size_t msglen)
+{
+    if (bank >= 16)
+        return fail(msg, msglen, "constant buffer %u does not exist", bank);
+    uint32_t base = vc_reg(s->regs, ps ? REG_SQ_ALU_CONST_CACHE_PS(bank) : REG_SQ_ALU_CONST_CACHE_VS(bank));
+    uint32_t units = vc_reg(s->regs, ps ? REG_SQ_ALU_CONST_BUFFER_SIZE_PS(bank) : REG_SQ_ALU_CONST_BUFFER_SIZE_VS(bank));
+    uint64_t size = (uint64_t)units * V_SQ_STAGE_LAYOUT__CONST_BUFFER_UNIT;
+    uint64_t off = (uint64_t)index * V_SQ_STAGE_LAYOUT__CONST_BYTES;
+    if (off + V_SQ_STAGE_LAYOUT__CONST_BYTES > size)
+        return fail(msg, msglen, "constant %u is outside constant buffer %u (%llu bytes)", index, bank,
+                    (unsigned long long)size);
+    const uint8_t *p = vc_mem_ptr(s->mem, ((uint64_t)base << 8) + off, V_SQ_STAGE_LAYOUT__CONST_BYTES);
+    if (!p)
+        return fail(msg, msglen, "constant buffer %u at 0x%llx is not inside a GPU buffer", bank,
+                    (unsigned long long)base << 8);
+    memcpy(out, p, V_SQ_STAGE_LAYOUT__CONST_BYTES);
+    return 0;
+}
+
+static int constant_vs(void *ctx, unsigned bank, unsigned index, uint32_t out[4], char *msg, size_t msglen)
+{
+    return constant(ctx, false, bank, index, out, msg, msglen);
+}
+
+static int constant_ps(void *ctx, unsigned bank, unsigned index, uint32_t out[4], char *msg, size_t msglen)
+{
+    return constant(ctx, true, bank, index, out, msg, msglen);
+}
+
+/* ---- vertex formats the hardware fetches ------------------------------------------- */
+
+static const char *enum_name(const char *e, uint32_t v)
+{
+    const struct eg_enum *en = eg_enum_find_name(e);
+    const char *n = en ? eg_enum_value_name(en, v) : NULL;
+    return n ? n : "?";
+}
+
+/* Why the vertex fetch cannot read this format, or NULL when it can.  Mesa
+ * r600_asm.c r600_vertex_data_type fetches 3-component 8- and 16-bit
+ * attributes (and 3-component half floats) with the 4-component format,
+ * because the fetch unit has no such 3-component formats; r600_formats.h
+ * r600_is_vertex_format_supported: no NORM / SCALED formats with 32-bit
+ * integer channels. */
+static const char *unfetchable(unsigned fmt, unsigned nfmt)
+{
+    switch (fmt) {
+    case V_SQ_DATA_FORMAT__FMT_8_8_8:
+        return "3-component 8-bit formats cannot be fetched (use FMT_8_8_8_8)";
+    case V_SQ_DATA_FORMAT__FMT_16_16_16:
+        return "3-component 16-bit formats cannot be fetched (use FMT_16_16_16_16)";
+    case V_SQ_DATA_FORMAT__FMT_16_16_16_FLOAT:
+        return "3-component 16-bit float formats cannot be fetched (use FMT_16_16_16_16_FLOAT)";
+    case V_SQ_DATA_FORMAT__FMT_32:
+    case V_SQ_DATA_FORMAT__FMT_32_32:
+    case V_SQ_DATA_FORMAT__FMT_32_32_32:
+    case V_SQ_DATA_FORMAT__FMT_32_32_32_32:
+        if (nfmt != V_SQ_NUM_FORMAT__SQ_NUM_FORMAT_INT)
+            return "32-bit integer channels cannot be fetched as NORM or SCALED (only as INT)";
+        return NULL;
+    default:
+        return NULL;
+    }
+}
+
+static int check_vtx(const struct shade *s, enum stage st, size_t pc, size_t at, const uint32_t w[4],
+                     struct vc_draw_err *err)
+{
+    unsigned inst = G_SQ_VTX_WORD0__VTX_INST(w[0]);
+    if (inst != V_SQ_VTX_INST__FETCH && inst != V_SQ_VTX_INST__SEMANTIC)
+        return 0; /* the interpreter reports what it does not model */
+    unsigned fmt = G_SQ_VTX_WORD1_GPR__DATA_FORMAT(w[1]), nfmt = G_SQ_VTX_WORD1_GPR__NUM_FORMAT_ALL(w[1]);
+    unsigned slot = (st == STAGE_FS ? V_SQ_FETCH_RESOURCE_BASE__FS : V_SQ_FETCH_RESOURCE_BASE__VS) +
+                    G_SQ_VTX_WORD0__BUFFER_ID(w[0]);
+    if (G_SQ_VTX_WORD1_GPR__USE_CONST_FIELDS(w[1]) && slot < V_SQ_FETCH_RESOURCE_BASE__COUNT) {
+        const uint32_t *r = resource_words(s->regs, slot);
+        fmt = G_SQ_VTX_CONSTANT_WORD2__DATA_FORMAT(r[2]);
+        nfmt = G_SQ_VTX_CONSTANT_WORD2__NUM_FORMAT_ALL(r[2]);
+    }
+    const char *why = unfetchable(fmt, nfmt);
+    if (why)
+        return rs_fail(err, "shader %s PC %zu (clause instruction at %zu): vertex fetch of %s %s from resource %u: %s",
+                       stage_name[st], pc, at, enum_name("SQ_DATA_FORMAT", fmt), enum_name("SQ_NUM_FORMAT", nfmt),
+                       slot, why);
+    return 0;
+}
+
+/* Every vertex fetch of a fetch / vertex shader, found by walking its CF
+ * program to its end (END_OF_PROGRAM, or the fetch shader's RETURN). */
+static int check_vertex_formats(const struct shade *s, enum stage st, struct vc_draw_err *err)
+{
+    const struct eg_program *p = &s->prog[st];
+    for (size_t pc = 0; pc < MAX_CF_SCAN && 2 * pc + 1 < p->ndw; pc++) {
+        uint32_t w0 = p->dw[2 * pc], w1 = p->dw[2 * pc + 1];
+        if (G_SQ_CF_ALU_WORD1__CF_INST(w1) >= V_SQ_CF_ALU_INST__ALU)
+            continue; /* an ALU clause (its 4-bit CF_INST sits in the top bits) */
+        unsigned inst = G_SQ_CF_WORD1__CF_INST(w1);
+        if (inst == V_SQ_CF_INST__VC || inst == V_SQ_CF_INST__VC_ACK) {
+            size_t addr = G_SQ_CF_WORD0__ADDR(w0);
+            size_t count = G_SQ_CF_WORD1__COUNT(w1) + 1;
+            for (size_t k = 0; k < count; k++) {
+                size_t at = addr + 2 * k; /* 128-bit instructions, in 64-bit words */
+                if (2 * at + 4 > p->ndw)
+                    break; /* the interpreter reports the clause outside the program */
+                if (check_vtx(s, st, pc, at, &p->dw[2 * at], err))
+                    return -1;
+            }
+        }
+        if (G_SQ_CF_WORD1__END_OF_PROGRAM(w1) || (st == STAGE_FS && inst == V_SQ_CF_INST__RETURN))
+            break;
+    }
+    return 0;
+}
+
+/* ---- the stages ------------------------------------------------------------------- */
+
+static int begin(void *ctx, const struct vc_regs *regs, const struct vc_mem *mem, bool pixels,
+                 struct vc_draw_err *err)
+{
+    struct shade *s = ctx;
+    s->regs = regs;
+    s->mem = mem;
+    memset(s->prog, 0, sizeof s->prog);
+    if (map_program(s, STAGE_VS, REG_SQ_PGM_START_VS, err))
+        return -1;
+    /* The fetch shader is only needed when the VS calls it; a VS without
+     * CALL_FS draws with whatever SQ_PGM_START_FS holds. */
+    s->have_fs = map_program(s, STAGE_FS, REG_SQ_PGM_START_FS, &(struct vc_draw_err){{0}}) == 0;
+    if (pixels && map_program(s, STAGE_PS, REG_SQ_PGM_START_PS, err))
+        return -1;
+    if (s->have_fs && check_vertex_formats(s, STAGE_FS, err))
+        return -1;
+    if (check_vertex_formats(s, STAGE_VS, err))
+        return -1;
+
+    struct eg_shader_env *vs = &s->env[0], *ps = &s->env[1];
+    memset(vs, 0, sizeof *vs);
+    vs->ctx = s;
+    vs->mem = mem;
+    vs->vtx_resource = vtx_resource;
+    vs->constant = constant_vs;
+    /* Semantic table: an entry is in use when it holds an id other than 0
+     * and 0xFF (SQ_VTX_SEMANTIC_CLEAR / an unwritten register). */
+    for (unsigned i = 0; i < 32; i++) {
+        uint32_t v = vc_reg(regs, REG_SQ_VTX_SEMANTIC(i));
+        unsigned id = G_SQ_VTX_SEMANTIC__SEMANTIC_ID(v);
+        vs->vtx_semantic[i] = v;
+        if (id != 0 && id != 0xFF)
+            vs->vtx_semantic_valid |= 1u << i;
+    }
+    memset(ps, 0, sizeof *ps);
+    ps->ctx = s;
+    ps->mem = mem;
+    ps->vtx_resource = vtx_resource;
+    ps->constant = constant_ps;
+    return 0;
+}
+
+static int vertex(void *ctx, const struct vc_regs *regs, const struct vc_mem *mem, uint32_t index, uint32_t instance,
+                  struct vc_vertex_out *out, struct vc_draw_err *err)
+{
+    struct shade *s = ctx;
+    (void)regs;
+    (void)mem;
+    struct eg_vs_output o;
+    struct eg_shader_err e;
+    if (eg_run_vs(&s->prog[STAGE_VS], s->have_fs ? &s->prog[STAGE_FS] : NULL, &s->env[0], index, instance, &o, &e))
+        return rs_fail(err, "render: %s", e.msg);
+    if (!(o.pos_mask & 1u))
+        return rs_fail(err, "render: shader VS exported no position 0 for vertex %u", index);
+    memcpy(out->pos, o.pos[0].f, sizeof out->pos);
+    out->param_mask = o.param_mask;
+    for (unsigned n = 0; n < VC_RENDER_MAX_PARAMS; n++)
+        if ((o.param_mask >> n) & 1u)
+            memcpy(out->param[n], o.param[n].f, sizeof out->param[n]);
+    return 0;
+}
+
+/* The barycentric pairs SPI_BARYC_CNTL enables, in the order the SPI loads
+ * them into the GPRs, two per GPR (xy, zw) from R0 (Mesa r600_shader.c:
+ * eg_interpolators ordered by eg_get_interpolator_index, GPR ij_index / 2,
+ * channel 2 * (ij_index % 2)). */
+static unsigned baryc_enabled(uint32_t cntl, enum vc_baryc order[VC_BARYC_COUNT])
+{
+    unsigned n = 0;
+    if (G_SPI_BARYC_CNTL__PERSP_SAMPLE_ENA(cntl))
+        order[n++] = VC_BARYC_PERSP_SAMPLE;
+    if (G_SPI_BARYC_CNTL__PERSP_CENTER_ENA(cntl))
+        order[n++] = VC_BARYC_PERSP_CENTER;
+    if (G_SPI_BARYC_CNTL__PERSP_CENTROID_ENA(cntl))
+        order[n++] = VC_BARYC_PERSP_CENTROID;
+    if (G_SPI_BARYC_CNTL__LINEAR_SAMPLE_ENA(cntl))
+        order[n++] = VC_BARYC_LINEAR_SAMPLE;
+    if (G_SPI_BARYC_CNTL__LINEAR_CENTER_ENA(cntl))
+        order[n++] = VC_BARYC_LINEAR_CENTER;
+    if (G_SPI_BARYC_CNTL__LINEAR_CENTROID_ENA(cntl))
+        order[n++] = VC_BARYC_LINEAR_CENTROID;
+    return n;
+}
+
+static int pixel(void *ctx, const struct vc_regs *regs, const struct vc_mem *mem, const struct vc_prim_inputs *prim,
+                 const struct vc_pixel_in *in, struct vc_pixel_out *out, struct vc_draw_err *err)
+{
+    struct shade *s = ctx;
+    (void)mem;
+    union eg_vec4 gpr[PS_MAX_GPRS];
+    unsigned ngpr = 0;
+    enum vc_baryc order[VC_BARYC_COUNT];
+    unsigned nb = baryc_enabled(vc_reg(regs, REG_SPI_BARYC_CNTL), order);
+    for (unsigned k = 0; k < nb; k++) {
+        union eg_vec4 *g = &gpr[k / 2];
+        if (k % 2 == 0)
+            memset(g, 0, sizeof *g);
+        g->f[2 * (k % 2)] = in->ij[order[k]][0];
+        g->f[2 * (k % 2) + 1] = in->ij[order[k]][1];
+    }
+    ngpr = (nb + 1) / 2;
+    uint32_t c0 = vc_reg(regs, REG_SPI_PS_IN_CONTROL_0), c1 = vc_reg(regs, REG_SPI_PS_IN_CONTROL_1);
+    if (G_SPI_PS_IN_CONTROL_0__POSITION_ENA(c0)) {
+        unsigned a = G_SPI_PS_IN_CONTROL_0__POSITION_ADDR(c0);
+        for (unsigned g = ngpr; g <= a; g++)
+            memset(&gpr[g], 0, sizeof gpr[g]);
+        memcpy(gpr[a].f, in->pos, sizeof gpr[a].f);
+        if (a + 1 > ngpr)
+            ngpr = a + 1;
+    }
+    if (G_SPI_PS_IN_CONTROL_1__FRONT_FACE_ENA(c1)) {
+        unsigned a = G_SPI_PS_IN_CONTROL_1__FRONT_FACE_ADDR(c1), ch = G_SPI_PS_IN_CONTROL_1__FRONT_FACE_CHAN(c1);
+        for (unsigned g = ngpr; g <= a; g++)
+            memset(&gpr[g], 0, sizeof gpr[g]);
+        /* ALL_BITS: ~0 for front, 0 for back; else +1.0 / -1.0 (Mesa tests its sign) */
+        if (G_SPI_PS_IN_CONTROL_1__FRONT_FACE_ALL_BITS(c1))
+            gpr[a].u[ch] = prim->front_face ? 0xFFFFFFFFu : 0u;
+        else
+            gpr[a].f[ch] = prim->front_face ? 1.0f : -1.0f;
+        if (a + 1 > ngpr)
+            ngpr = a + 1;
+    }
+    struct eg_ps_param param[VC_RENDER_MAX_PARAMS];
+    for (unsigned i = 0; i < prim->num_inputs; i++)
+        eg_ps_param_from_vertices(&param[i], prim->attr[i][0], prim->attr[i][1], prim->attr[i][2]);
+    struct eg_ps_input pin = {gpr, ngpr, param, prim->num_inputs};
+    struct eg_ps_output o;
+    struct eg_shader_err e;
+    if (eg_run_ps(&s->prog[STAGE_PS], &s->env[1], &pin, &o, &e))
+        return rs_fail(err, "render: %s", e.msg);
+    out->killed = o.killed;
+    out->num_colors = 0;
+    for (unsigned t = 0; t < VC_RENDER_MAX_TARGETS; t++)
+        if ((o.color_mask >> t) & 1u) {
+            memcpy(out->color[t], o.color[t].f, sizeof out->color[t]);
+            out->num_colors = t + 1;
+        }
+    return 0;
+}
+
+int render_default_shaders(struct vc_render *r, struct vc_shader_ops *ops)
+{
+    if (!r->shade) {
+        r->shade = calloc(1, sizeof(struct shade));
+        if (!r->shade)
+            return -1;
+    }
+    memset(ops, 0, sizeof *ops);
+    ops->ctx = r->shade;
+    ops->begin = begin;
+    ops->vertex = vertex;
+    ops->pixel = pixel;
+    return 0;
+}
+
+void render_shade_free(struct vc_render *r)
+{
+    free(r->shade);
+    r->shade = NULL;
 }
