@@ -57,7 +57,9 @@ static void fidelity_against_real_card(void **state)
     assert_int_equal(cedar_detile(&sc.resolve_map, card, card_size, card_lin, W * 4, 0, 0), 0);
 
     struct fidelity f;
-    fidelity_compare(mine, card_lin, W, H, W * 4, &sc, &f);
+    struct fidelity_edges edges;
+    scene_edges(&sc, &edges);
+    fidelity_compare(mine, card_lin, W, H, W * 4, &edges, &f);
     fidelity_print(&f, stdout);
     assert_true(f.within1 * 10000 >= f.pixels * 9999ull);        /* >= 99.99% within 1 */
     assert_true(f.edge_within2 * 100 >= f.edge_pixels * 99ull);   /* >= 99% of edge pixels within 2 */

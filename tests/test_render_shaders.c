@@ -64,7 +64,9 @@ static void fidelity_with_demo_shaders(void **state)
     assert_int_equal(card_size, (size_t)W * FB_H * 4);
     assert_int_equal(cedar_detile(&sc.resolve_map, card, card_size, card_lin, W * 4, 0, 0), 0);
     struct fidelity f;
-    fidelity_compare(mine, card_lin, W, H, W * 4, &sc, &f);
+    struct fidelity_edges edges;
+    scene_edges(&sc, &edges);
+    fidelity_compare(mine, card_lin, W, H, W * 4, &edges, &f);
     printf("(interpreter stages, demo shaders from GPU memory)\n");
     fidelity_print(&f, stdout);
     assert_true(f.within1 * 10000 >= f.pixels * 9999ull);

@@ -65,10 +65,25 @@ struct fidelity {
     unsigned nworst;
 };
 
+/* Which pixels are partially covered: those whose FMask gives their samples
+ * more than one fragment. */
+struct fidelity_edges {
+    const struct cedar_tile_map *fmask_map;
+    const uint8_t *fmask;          /* the FMask bytes */
+    unsigned samples;
+};
+bool fidelity_pixel_partial(const struct fidelity_edges *e, unsigned x, unsigned y);
+/* The scene's own FMask. */
+void scene_edges(const struct scene *sc, struct fidelity_edges *e);
+
 /* Compare two BGRA images (rows `stride` bytes) over width x height; edge
- * pixels are the scene's partially covered ones. */
+ * pixels are those e says are partially covered. */
 void fidelity_compare(const uint8_t *mine, const uint8_t *card, unsigned width, unsigned height, size_t stride,
-                      const struct scene *sc, struct fidelity *f);
+                      const struct fidelity_edges *e, struct fidelity *f);
+/* A difference image (RGBA PNG): |mine - card| per channel scaled by 32 and
+ * saturated, alpha opaque; pixels equal to the card's are black. */
+int fidelity_diff_png(const char *path, const uint8_t *mine, const uint8_t *card, unsigned width, unsigned height,
+                      size_t stride, char *why);
 void fidelity_print(const struct fidelity *f, FILE *out);
 
 #endif

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cedar/image.h"
 #include "cedar/shader.h"
 #include "render_scene.h"
 
@@ -334,16 +335,53 @@ int scene_readback(const struct scene *sc, uint8_t *bgra)
     return cedar_detile(&sc->resolve_map, tiled, sc->lay.resolve.size, bgra, (size_t)sc->resolve_map.width * 4, 0, 0);
 }
 
-bool scene_pixel_partial(const struct scene *sc, unsigned x, unsigned y)
+bool fidelity_pixel_partial(const struct fidelity_edges *e, unsigned x, unsigned y)
 {
-    const uint8_t *fm = sc->mem + (sc->color_addr - sc->gpu_base) + sc->lay.fmask.offset;
-    const uint8_t *cm = sc->mem + (sc->color_addr - sc->gpu_base) + sc->lay.cmask.offset;
-    (void)cm;
-    unsigned f0 = cedar_fmask_fragment(&sc->fmask_map, fm, x, y, 0, 0);
-    for (unsigned s = 1; s < sc->samples; s++)
-        if (cedar_fmask_fragment(&sc->fmask_map, fm, x, y, s, 0) != f0)
+    unsigned f0 = cedar_fmask_fragment(e->fmask_map, e->fmask, x, y, 0, 0);
+    for (unsigned s = 1; s < e->samples; s++)
+        if (cedar_fmask_fragment(e->fmask_map, e->fmask, x, y, s, 0) != f0)
             return true;
     return false;
+}
+
+void scene_edges(const struct scene *sc, struct fidelity_edges *e)
+{
+    e->fmask_map = &sc->fmask_map;
+    e->fmask = sc->mem + (sc->color_addr - sc->gpu_base) + sc->lay.fmask.offset;
+    e->samples = sc->samples;
+}
+
+bool scene_pixel_partial(const struct scene *sc, unsigned x, unsigned y)
+{
+    struct fidelity_edges e;
+    scene_edges(sc, &e);
+    return fidelity_pixel_partial(&e, x, y);
+}
+
+int fidelity_diff_png(const char *path, const uint8_t *mine, const uint8_t *card, unsigned width, unsigned height,
+                      size_t stride, char *why)
+{
+    uint8_t *img = malloc((size_t)width * height * 4);
+    if (!img) {
+        snprintf(why, 200, "out of memory");
+        return -1;
+    }
+    for (unsigned y = 0; y < height; y++)
+        for (unsigned x = 0; x < width; x++) {
+            const uint8_t *a = mine + y * stride + 4 * x, *b = card + y * stride + 4 * x;
+            uint8_t *o = img + ((size_t)y * width + x) * 4;
+            for (int c = 0; c < 3; c++) { /* BGRA in, RGBA out */
+                int d = abs((int)a[2 - c] - (int)b[2 - c]) * 32;
+                o[c] = (uint8_t)(d > 255 ? 255 : d);
+            }
+            o[3] = 0xFF;
+        }
+    struct cedar_image_err ierr;
+    int rc = cedar_png_write(path, img, width, height, (size_t)width * 4, CEDAR_PNG_RGBA8, &ierr);
+    if (rc)
+        snprintf(why, 200, "%.190s", ierr.msg);
+    free(img);
+    return rc;
 }
 
 void scene_free(struct scene *sc)
@@ -355,7 +393,7 @@ void scene_free(struct scene *sc)
 }
 
 void fidelity_compare(const uint8_t *mine, const uint8_t *card, unsigned width, unsigned height, size_t stride,
-                      const struct scene *sc, struct fidelity *f)
+                      const struct fidelity_edges *e, struct fidelity *f)
 {
     memset(f, 0, sizeof *f);
     for (unsigned y = 0; y < height; y++)
@@ -367,7 +405,7 @@ void fidelity_compare(const uint8_t *mine, const uint8_t *card, unsigned width, 
                 if (dd > diff)
                     diff = dd;
             }
-            bool edge = scene_pixel_partial(sc, x, y);
+            bool edge = fidelity_pixel_partial(e, x, y);
             f->pixels++;
             f->exact += diff == 0;
             f->within1 += diff <= 1;
