@@ -38,6 +38,7 @@ enum frame_status {
  *   bench frame8x virtual <ms>
  *   bench peak-rss frame-<side> <MiB>   (one per side)
  * or `bench frame <side> unavailable: <reason>` for a side that cannot run.
+ * With CEDAR_BENCH_QUICK set (not "0") each side times a single frame.
  * Returns 0 unless a side ran and failed. */
 int bench_frame_run(void);
 
