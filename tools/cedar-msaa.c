@@ -33,7 +33,9 @@ static void usage(FILE *f)
 "  --no-fast-clear       clear with a full-screen draw instead of the CMask\n"
 "  --out DIR             output directory (default out/)\n"
 "  --dump-cs DIR         write every submitted IB: DIR/cs_NNN.bin, cs_NNN.relocs.txt\n"
-"  --capture FILE.bof    record every submission and its buffers (libdrm .bof)\n"
+"  --capture FILE.bof    record every submission and the buffers it references, in\n"
+"                        libdrm's .bof format, one CS per file: FILE.000.bof, ...\n"
+"                        (replay: cedar-sim replay FILE.*.bof)\n"
 "  --dry-run             build the command buffers only (no device); with --dump-cs\n"
 "  --help                this text\n"
 "\n"
@@ -208,6 +210,7 @@ int main(int argc, char **argv)
 
     char err[512];
     struct cedar_dev *dev = NULL;
+    struct cedar_dev_facts facts = {0};
     if (!dry_run) {
         dev = open_device(device, err, sizeof err);
         if (!dev) {
@@ -215,7 +218,6 @@ int main(int argc, char **argv)
             return EXIT_FAILED;
         }
         /* The tiling facts come from the device, never from constants. */
-        struct cedar_dev_facts facts;
         if (cedar_dev_query_facts(dev, &facts, err, sizeof err) != 0 ||
             cedar_tiling_from_config(facts.tiling_config, &cfg.tiling) != 0) {
             if (!err[0])
@@ -270,18 +272,21 @@ int main(int argc, char **argv)
         status = 0;
         goto done;
     }
-    if (capture) {
-        /* TODO(vcedar): the .bof capture writer (src/vcedar/bof.c) has not
-         * landed; refuse rather than write a file that is not a capture. */
-        fprintf(stderr, "cedar-msaa: --capture is not available yet in this build\n");
-        goto done;
-    }
+    struct cedar_demo_capture cap;
+    struct cedar_demo_hook hook = {0};
+    if (capture)
+        cedar_demo_capture_init(&cap, capture, facts.device_id, &hook);
 
     struct cedar_demo_result res;
-    if (cedar_demo_run(dev, &plan, NULL, &res, err, sizeof err) != 0) {
-        fprintf(stderr, "cedar-msaa: %s\n", err);
+    if (cedar_demo_run(dev, &plan, capture ? &hook : NULL, &res, err, sizeof err) != 0) {
+        fprintf(stderr, "cedar-msaa: %s%s%s\n", err, capture && cap.err[0] ? ": " : "",
+                capture ? cap.err : "");
         goto done;
     }
+    if (capture)
+        printf("capture: %u files, %.*s.000.bof ...\n", cap.files,
+               (int)(strlen(capture) > 4 && !strcmp(capture + strlen(capture) - 4, ".bof")
+                         ? strlen(capture) - 4 : strlen(capture)), capture);
     printf("submitted: %u command buffers, %llu dwords, %.3f s\n", res.submissions,
            (unsigned long long)res.dwords_submitted, res.seconds);
     if (cedar_demo_write_outputs(&plan, &res, out, err, sizeof err) != 0) {
@@ -289,6 +294,11 @@ int main(int argc, char **argv)
     } else {
         printf("output: %s/frame.png (and the raw buffers beside it)\n", out);
         status = 0;
+    }
+    if (cedar_demo_device_fault(dev, err, sizeof err)) {
+        /* the files show what ran; the frame is not the whole scene */
+        fprintf(stderr, "cedar-msaa: the device faulted while executing: %s\n", err);
+        status = EXIT_FAILED;
     }
     cedar_demo_result_free(&res);
 done:

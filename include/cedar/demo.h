@@ -112,6 +112,17 @@ struct cedar_demo_hook {
                       void *const maps[CEDAR_DEMO_BUF_COUNT]);
 };
 
+/* A .bof capture of every submission (libdrm's format, one CS per file):
+ * path "cap.bof" gives cap.000.bof, cap.001.bof, ... */
+struct cedar_demo_capture {
+    const char *path;
+    uint32_t device_id;
+    unsigned files;          /* written so far */
+    char err[256];           /* why the last write failed */
+};
+void cedar_demo_capture_init(struct cedar_demo_capture *c, const char *path, uint32_t device_id,
+                             struct cedar_demo_hook *hook);
+
 /* Creates the buffers, uploads vertices and shaders, submits every IB,
  * waits for idle and reads the buffers back (GEM_MMAP).  Returns 0, or -1
  * with a one-line reason (the device's last_error included). */
@@ -122,6 +133,9 @@ void cedar_demo_result_free(struct cedar_demo_result *res);
 
 /* Opens the virtual Cedar behind the ioctl seam.  0, or -1 with a reason. */
 int cedar_demo_open_virtual(struct cedar_dev **dev, char *err, size_t errlen);
+/* 1 with the reason in buf when the device reported an execution fault
+ * (the virtual Cedar does; the real kernel cannot), else 0. */
+int cedar_demo_device_fault(struct cedar_dev *dev, char *buf, size_t len);
 
 /* Output files in dir (created if missing): frame.png, frame.tiled.bin,
  * msaa.color.bin, msaa.fmask.bin, msaa.cmask.bin, edge-zoom.png,

@@ -330,6 +330,9 @@ int cb_target_init(const struct vc_render *r, struct cb_target *t, unsigned i, u
     if (!t->mem)
         return rs_fail(err, "CB%u: surface at 0x%llx (%llu bytes) is not inside one buffer", i,
                        (unsigned long long)base, (unsigned long long)t->map.size);
+    t->ac = &t->ac_store;
+    t->ac->mx = t->ac->my = -1;
+    t->per_run = t->map.run_bytes && t->map.run_bytes % t->bpe == 0 ? t->map.run_bytes / t->bpe : 0;
 
     t->fmask_on = samples > 1 && G_CB_COLOR_INFO__COMPRESSION(info) && i < 8;
     if (t->fmask_on) {
@@ -423,11 +426,37 @@ struct fmask_px {
     unsigned planes;
 };
 
+/* Make (x, y)'s micro tile the cached one. */
+static inline struct cb_addr_cache *tile_cache(const struct cb_target *t, unsigned x, unsigned y)
+{
+    struct cb_addr_cache *c = t->ac;
+    int mx = (int)(x >> 3), my = (int)(y >> 3);
+    if (c->mx != mx || c->my != my) {
+        c->mx = mx;
+        c->my = my;
+        c->have_plane = 0;
+        c->have_fmask = 0;
+    }
+    return c;
+}
+
 static void fmask_locate(const struct cb_target *t, unsigned x, unsigned y, struct fmask_px *fp)
 {
+    struct cb_addr_cache *c = tile_cache(t, x, y);
+    unsigned i = (y & 7) * 8 + (x & 7);
     fp->planes = cedar_fmask_planes(&t->fmap);
-    for (unsigned p = 0; p < fp->planes; p++)
-        cedar_fmask_bit(&t->fmap, x, y, 0, p, 0, &fp->byte[p], &fp->bit0[p]);
+    if (!((c->have_fmask >> i) & 1u)) {
+        for (unsigned p = 0; p < fp->planes; p++) {
+            unsigned bit;
+            cedar_fmask_bit(&t->fmap, x, y, 0, p, 0, &c->fbyte[i][p], &bit);
+            c->fbit0[i][p] = (uint8_t)bit;
+        }
+        c->have_fmask |= 1ull << i;
+    }
+    for (unsigned p = 0; p < fp->planes; p++) {
+        fp->byte[p] = c->fbyte[i][p];
+        fp->bit0[p] = c->fbit0[i][p];
+    }
 }
 
 /* Fragment index of every sample of the pixel, 4 bits each. */
@@ -486,9 +515,22 @@ static inline unsigned frag_of(uint32_t frags, unsigned s)
 
 /* ---- element access --------------------------------------------------------- */
 
+uint8_t *cb_plane_ptr(const struct cb_target *t, unsigned x, unsigned y, unsigned plane)
+{
+    if (!t->per_run)
+        return t->mem + cedar_tile_addr(&t->map, x, y, plane, 0);
+    struct cb_addr_cache *c = tile_cache(t, x, y);
+    if (!((c->have_plane >> plane) & 1u)) {
+        cedar_tile_micro(&t->map, x >> 3, y >> 3, plane, 0, c->run[plane]);
+        c->have_plane |= 1u << plane;
+    }
+    unsigned i = cedar_tile_pixel_index(&t->map, x, y);
+    return t->mem + c->run[plane][i / t->per_run] + (uint64_t)(i % t->per_run) * t->bpe;
+}
+
 static inline uint8_t *plane_ptr(const struct cb_target *t, unsigned x, unsigned y, unsigned plane)
 {
-    return t->mem + cedar_tile_addr(&t->map, x, y, plane, 0);
+    return cb_plane_ptr(t, x, y, plane);
 }
 
 static void clear_element(const struct cb_target *t, uint8_t *out)

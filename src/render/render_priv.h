@@ -30,6 +30,18 @@ int rs_fail(struct vc_draw_err *err, const char *fmt, ...)
 
 /* ---- colour block (cb.c) -------------------------------------------------- */
 
+/* Addresses of the micro tile (8x8 pixels) last touched, so that the pixels
+ * of a rasteriser block do not each walk the tiling address map: the byte
+ * runs of each sample's plane (cedar_tile_micro) and each pixel's FMask bits. */
+struct cb_addr_cache {
+    int mx, my;                   /* micro tile, -1: none */
+    uint32_t have_plane;          /* planes whose runs are filled */
+    uint64_t run[RS_MAX_SAMPLES][CEDAR_MICRO_RUNS_MAX];
+    uint64_t have_fmask;          /* pixel indices whose FMask bits are filled */
+    uint64_t fbyte[64][4];
+    uint8_t fbit0[64][4];
+};
+
 struct cb_target {
     unsigned index;
     unsigned format, number_type, comp_swap;
@@ -50,6 +62,9 @@ struct cb_target {
     unsigned write_mask;          /* CB_TARGET_MASK & CB_SHADER_MASK nibble (RGBA) */
     bool blend_clamp;
     bool round_truncate;          /* CB_COLOR*_INFO.ROUND_MODE */
+    unsigned per_run;             /* elements per cedar_tile_micro run */
+    struct cb_addr_cache *ac;     /* -> ac_store (written through const targets) */
+    struct cb_addr_cache ac_store;
 };
 
 /* Read the registers of CB_COLOR<i> into t, with `samples` samples per pixel,
@@ -84,6 +99,10 @@ void cb_pixel_decompress(struct cb_target *t, unsigned x, unsigned y);
 
 /* The fragment index of every sample of (x, y), 4 bits per sample (FMask on). */
 uint32_t cb_fmask_read(const struct cb_target *t, unsigned x, unsigned y);
+
+/* Where sample plane `plane` of pixel (x, y) is stored (through the
+ * target's micro-tile address cache; the same as cedar_tile_addr). */
+uint8_t *cb_plane_ptr(const struct cb_target *t, unsigned x, unsigned y, unsigned plane);
 
 /* Pack / unpack one element of the target's format. */
 void cb_pack(const struct cb_target *t, const float rgba[4], uint8_t *out);

@@ -33,15 +33,15 @@ void cb_resolve_pixel(const struct cb_target *src, struct cb_target *dst, unsign
             seen |= 1u << ((frags >> (4 * s)) & 0xFu);
         if ((seen & (seen - 1)) == 0) {
             unsigned f = (unsigned)__builtin_ctz(seen);
-            memcpy(raw[0], src->mem + cedar_tile_addr(&src->map, x, y, f, 0), src->bpe);
+            memcpy(raw[0], cb_plane_ptr(src, x, y, f), src->bpe);
             uniform = true;
         } else {
             for (unsigned s = 0; s < ns; s++)
-                memcpy(raw[s], src->mem + cedar_tile_addr(&src->map, x, y, (frags >> (4 * s)) & 0xFu, 0), src->bpe);
+                memcpy(raw[s], cb_plane_ptr(src, x, y, (frags >> (4 * s)) & 0xFu), src->bpe);
         }
     } else {
         for (unsigned s = 0; s < ns; s++)
-            memcpy(raw[s], src->mem + cedar_tile_addr(&src->map, x, y, s, 0), src->bpe);
+            memcpy(raw[s], cb_plane_ptr(src, x, y, s), src->bpe);
     }
 
     if (same_layout_8bit(src, dst)) {
@@ -69,7 +69,7 @@ void cb_resolve_pixel(const struct cb_target *src, struct cb_target *dst, unsign
     }
     if (dst->cmask_on)
         cb_tile_expand(dst, x, y);
-    memcpy(dst->mem + cedar_tile_addr(&dst->map, x, y, 0, 0), out, dst->bpe);
+    memcpy(cb_plane_ptr(dst, x, y, 0), out, dst->bpe);
 }
 
 int cb_resolve_cleared_tile(const struct cb_target *src, struct cb_target *dst, unsigned x, unsigned y)
