@@ -267,7 +267,7 @@ static enum cedar_array_mode array_mode_of(unsigned hw, bool *ok)
     }
 }
 
-int cb_target_init(const struct vc_render *r, struct cb_target *t, unsigned i, unsigned samples,
+int cb_target_init(struct vc_render *r, struct cb_target *t, unsigned i, unsigned samples,
                    const struct vc_regs *regs, const struct vc_mem *mem, struct vc_draw_err *err)
 {
     uint32_t info = vc_reg(regs, REG_CB_COLOR_INFO(i));
@@ -333,6 +333,7 @@ int cb_target_init(const struct vc_render *r, struct cb_target *t, unsigned i, u
     t->ac = &t->ac_store;
     t->ac->mx = t->ac->my = -1;
     t->per_run = t->map.run_bytes && t->map.run_bytes % t->bpe == 0 ? t->map.run_bytes / t->bpe : 0;
+    t->ctab = t->per_run ? render_addr_table(r, &t->map) : NULL;
 
     t->fmask_on = samples > 1 && G_CB_COLOR_INFO__COMPRESSION(info) && i < 8;
     if (t->fmask_on) {
@@ -354,6 +355,7 @@ int cb_target_init(const struct vc_render *r, struct cb_target *t, unsigned i, u
         if (!t->fmask)
             return rs_fail(err, "CB%u: FMask at 0x%llx (%llu bytes) is not inside one buffer", i,
                            (unsigned long long)fbase, (unsigned long long)t->fmap.size);
+        t->ftab = render_addr_table(r, &t->fmap);
     }
     t->cmask_on = G_CB_COLOR_INFO__FAST_CLEAR(info) && i < 8;
     if (t->cmask_on) {
@@ -436,6 +438,8 @@ static inline struct cb_addr_cache *tile_cache(const struct cb_target *t, unsign
         c->my = my;
         c->have_plane = 0;
         c->have_fmask = 0;
+        c->ctile = t->ctab ? addr_table_color(t->ctab, (unsigned)mx, (unsigned)my) : NULL;
+        c->ftile = t->ftab ? addr_table_fmask(t->ftab, (unsigned)mx, (unsigned)my) : NULL;
     }
     return c;
 }
@@ -445,6 +449,13 @@ static void fmask_locate(const struct cb_target *t, unsigned x, unsigned y, stru
     struct cb_addr_cache *c = tile_cache(t, x, y);
     unsigned i = (y & 7) * 8 + (x & 7);
     fp->planes = cedar_fmask_planes(&t->fmap);
+    if (c->ftile) {
+        for (unsigned p = 0; p < fp->planes; p++) {
+            fp->byte[p] = c->ftile->byte[i][p];
+            fp->bit0[p] = c->ftile->bit0[i][p];
+        }
+        return;
+    }
     if (!((c->have_fmask >> i) & 1u)) {
         for (unsigned p = 0; p < fp->planes; p++) {
             unsigned bit;
@@ -520,6 +531,10 @@ uint8_t *cb_plane_ptr(const struct cb_target *t, unsigned x, unsigned y, unsigne
     if (!t->per_run)
         return t->mem + cedar_tile_addr(&t->map, x, y, plane, 0);
     struct cb_addr_cache *c = tile_cache(t, x, y);
+    if (c->ctile) {
+        unsigned i = cedar_tile_pixel_index(&t->map, x, y);
+        return t->mem + c->ctile->run[plane * c->ctile->nrun + i / t->per_run] + (uint64_t)(i % t->per_run) * t->bpe;
+    }
     if (!((c->have_plane >> plane) & 1u)) {
         cedar_tile_micro(&t->map, x >> 3, y >> 3, plane, 0, c->run[plane]);
         c->have_plane |= 1u << plane;

@@ -13,12 +13,39 @@
 #define RS_MAX_SAMPLES 8
 #define RS_NUM_CB 8              /* CB_COLOR0..7 take part in drawing */
 
+#define RENDER_ADDR_TABLES 4     /* surface layouts whose addresses are kept */
+
 struct vc_render {
     struct vc_shader_ops shaders;
     struct vc_render_stats stats;
     struct cedar_tiling tiling;  /* the GPU's pipes / group size */
     void *shade;                 /* the default stages' state (shade.c) */
+    struct addr_table *tables[RENDER_ADDR_TABLES]; /* addr_table.c */
+    unsigned next_table;
 };
+
+/* ---- address tables kept across draws (addr_table.c) ---------------------- */
+
+/* Pixel i (y%8 * 8 + x%8) of an FMask micro tile: bit plane p of its
+ * samples' fragment indices starts at bit bit0[i][p] of byte byte[i][p]. */
+struct fmask_tile {
+    uint32_t byte[64][4];
+    uint8_t bit0[64][4];
+};
+/* A colour micro tile: the runs of sample plane s are run[s * nrun ...]. */
+struct color_tile {
+    unsigned nrun;
+    uint64_t run[];
+};
+struct addr_table;
+/* The table of layout m (made when new; NULL when out of memory or m has
+ * no micro-tile runs, e.g. linear). */
+struct addr_table *render_addr_table(struct vc_render *r, const struct cedar_tile_map *m);
+void render_addr_tables_free(struct vc_render *r);
+/* The entry of micro tile (mx, my), filled on first use; NULL when outside
+ * the surface or out of memory. */
+const struct fmask_tile *addr_table_fmask(struct addr_table *t, unsigned mx, unsigned my);
+const struct color_tile *addr_table_color(struct addr_table *t, unsigned mx, unsigned my);
 
 /* The shader stages vc_render_new installs: the Evergreen interpreter
  * (shade.c), with its state in r->shade.  Returns 0, or -1 when out of memory. */
@@ -45,6 +72,8 @@ int rs_fail(struct vc_draw_err *err, const char *fmt, ...)
  * runs of each sample's plane (cedar_tile_micro) and each pixel's FMask bits. */
 struct cb_addr_cache {
     int mx, my;                   /* micro tile, -1: none */
+    const struct color_tile *ctile;   /* from the kept tables, when there are */
+    const struct fmask_tile *ftile;
     uint32_t have_plane;          /* planes whose runs are filled */
     uint64_t run[RS_MAX_SAMPLES][CEDAR_MICRO_RUNS_MAX];
     uint64_t have_fmask;          /* pixel indices whose FMask bits are filled */
@@ -73,6 +102,7 @@ struct cb_target {
     bool blend_clamp;
     bool round_truncate;          /* CB_COLOR*_INFO.ROUND_MODE */
     unsigned per_run;             /* elements per cedar_tile_micro run */
+    struct addr_table *ctab, *ftab;   /* kept address tables of the colour / FMask layout, or NULL */
     struct cb_addr_cache *ac;     /* -> ac_store (written through const targets) */
     struct cb_addr_cache ac_store;
 };
@@ -80,7 +110,7 @@ struct cb_target {
 /* Read the registers of CB_COLOR<i> into t, with `samples` samples per pixel,
  * mapping its memory (and its FMask / CMask when enabled).  Returns 0, 1 when
  * the target is disabled (format INVALID), -1 with err on a bad setting. */
-int cb_target_init(const struct vc_render *r, struct cb_target *t, unsigned i, unsigned samples,
+int cb_target_init(struct vc_render *r, struct cb_target *t, unsigned i, unsigned samples,
                    const struct vc_regs *regs, const struct vc_mem *mem, struct vc_draw_err *err);
 
 /* Store a fragment: colour rgba (as exported) into the samples of pixel
