@@ -146,6 +146,12 @@ static uint32_t to_int(float v, unsigned bits, bool is_signed)
 
 void cb_pack(const struct cb_target *t, const float rgba[4], uint8_t *out)
 {
+    if (t->unorm8) {
+        /* the common case, as the general loop below computes it */
+        for (unsigned c = 0; c < t->comps; c++)
+            out[c] = (uint8_t)to_unorm(rgba[t->swizzle[c]], 8, t->round_truncate);
+        return;
+    }
     const struct cb_format_info *f = format_info(t->format);
     for (unsigned c = 0; c < f->comps; c++) {
         float v = rgba[swap_component(f->comps, t->comp_swap, c)];
@@ -290,6 +296,10 @@ int cb_target_init(struct vc_render *r, struct cb_target *t, unsigned i, unsigne
     if (t->number_type == V_CB_NUMBER_TYPE__NUMBER_FLOAT && f->bits != 32)
         return rs_fail(err, "CB%u: FLOAT number type on an 8-bit format", i);
     t->bpe = f->comps * f->bits / 8;
+    t->comps = f->comps;
+    for (unsigned c = 0; c < f->comps; c++)
+        t->swizzle[c] = (uint8_t)swap_component(f->comps, t->comp_swap, c);
+    t->unorm8 = f->bits == 8 && t->number_type == V_CB_NUMBER_TYPE__NUMBER_UNORM;
     t->samples = samples;
     t->blend_clamp = G_CB_COLOR_INFO__BLEND_CLAMP(info);
     t->round_truncate = G_CB_COLOR_INFO__ROUND_MODE(info);
@@ -438,6 +448,7 @@ static inline struct cb_addr_cache *tile_cache(const struct cb_target *t, unsign
         c->my = my;
         c->have_plane = 0;
         c->have_fmask = 0;
+        c->expanded = false;
         c->ctile = t->ctab ? addr_table_color(t->ctab, (unsigned)mx, (unsigned)my) : NULL;
         c->ftile = t->ftab ? addr_table_fmask(t->ftab, (unsigned)mx, (unsigned)my) : NULL;
     }
@@ -470,23 +481,25 @@ static void fmask_locate(const struct cb_target *t, unsigned x, unsigned y, stru
     }
 }
 
+/* Bit s of a byte moved to bit 4s (one FMask plane's bits to nibbles). */
+static inline uint32_t spread_nibbles(unsigned bits)
+{
+    uint32_t x = bits & 0xFFu;
+    x = (x | x << 12) & 0x000F000Fu;
+    x = (x | x << 6) & 0x03030303u;
+    x = (x | x << 3) & 0x11111111u;
+    return x;
+}
+
 /* Fragment index of every sample of the pixel, 4 bits each. */
 static uint32_t fmask_read_at(const struct cb_target *t, const struct fmask_px *fp)
 {
-    uint32_t v = 0;
-    for (unsigned p = 0; p < fp->planes; p++) {
-        unsigned bits = t->fmask[fp->byte[p]] >> fp->bit0[p];
-        for (unsigned s = 0; s < t->samples; s++)
-            v |= ((bits >> s) & 1u) << (4 * s + p);
-    }
+    uint32_t smask = (1u << t->samples) - 1u, v = 0;
+    for (unsigned p = 0; p < fp->planes; p++)
+        v |= spread_nibbles((t->fmask[fp->byte[p]] >> fp->bit0[p]) & smask) << p;
     /* An index with no colour plane behind it (only EQAA makes those) is
-     * taken modulo the sample count. */
-    for (unsigned s = 0; s < t->samples; s++) {
-        unsigned f = (v >> (4 * s)) & 0xFu;
-        if (f >= t->samples)
-            v = (v & ~(0xFu << (4 * s))) | ((f & (t->samples - 1u)) << (4 * s));
-    }
-    return v;
+     * taken modulo the sample count (a power of two): every nibble masked. */
+    return v & (spread_nibbles(smask) * (t->samples - 1u));
 }
 
 static uint32_t fmask_read(const struct cb_target *t, unsigned x, unsigned y)
@@ -526,7 +539,7 @@ static inline unsigned frag_of(uint32_t frags, unsigned s)
 
 /* ---- element access --------------------------------------------------------- */
 
-uint8_t *cb_plane_ptr(const struct cb_target *t, unsigned x, unsigned y, unsigned plane)
+uint8_t *cb_plane_ptr_slow(const struct cb_target *t, unsigned x, unsigned y, unsigned plane)
 {
     if (!t->per_run)
         return t->mem + cedar_tile_addr(&t->map, x, y, plane, 0);
@@ -580,8 +593,15 @@ void cb_read_sample(const struct cb_target *t, unsigned x, unsigned y, unsigned 
 
 void cb_tile_expand(struct cb_target *t, unsigned x, unsigned y)
 {
-    if (!cb_tile_cleared(t, x, y))
+    /* Only the CB changes a tile's CMask during a draw, and only from
+     * cleared to expanded: once seen expanded, a tile stays so. */
+    struct cb_addr_cache *c = tile_cache(t, x, y);
+    if (c->expanded)
         return;
+    if (!cb_tile_cleared(t, x, y)) {
+        c->expanded = true;
+        return;
+    }
     uint8_t el[16];
     clear_element(t, el);
     unsigned x0 = x & ~7u, y0 = y & ~7u;
@@ -601,6 +621,7 @@ void cb_tile_expand(struct cb_target *t, unsigned x, unsigned y)
             }
         }
     cmask_set(t, x, y, t->fmask_on ? CMASK_COMPRESSED : CMASK_EXPANDED);
+    tile_cache(t, x, y)->expanded = true;
 }
 
 void cb_pixel_decompress(struct cb_target *t, unsigned x, unsigned y)

@@ -74,6 +74,7 @@ struct cb_addr_cache {
     int mx, my;                   /* micro tile, -1: none */
     const struct color_tile *ctile;   /* from the kept tables, when there are */
     const struct fmask_tile *ftile;
+    bool expanded;                /* the tile's CMask is known not "cleared" */
     uint32_t have_plane;          /* planes whose runs are filled */
     uint64_t run[RS_MAX_SAMPLES][CEDAR_MICRO_RUNS_MAX];
     uint64_t have_fmask;          /* pixel indices whose FMask bits are filled */
@@ -85,6 +86,9 @@ struct cb_target {
     unsigned index;
     unsigned format, number_type, comp_swap;
     unsigned bpe;                 /* bytes per sample */
+    unsigned comps;               /* channels stored */
+    uint8_t swizzle[4];           /* stored channel -> RGBA component (COMP_SWAP) */
+    bool unorm8;                  /* 8-bit UNORM channels (cb_pack's short path) */
     unsigned samples;             /* colour samples per pixel */
     unsigned width, height;       /* aligned surface size in pixels */
     struct cedar_tile_map map;
@@ -142,7 +146,16 @@ uint32_t cb_fmask_read(const struct cb_target *t, unsigned x, unsigned y);
 
 /* Where sample plane `plane` of pixel (x, y) is stored (through the
  * target's micro-tile address cache; the same as cedar_tile_addr). */
-uint8_t *cb_plane_ptr(const struct cb_target *t, unsigned x, unsigned y, unsigned plane);
+uint8_t *cb_plane_ptr_slow(const struct cb_target *t, unsigned x, unsigned y, unsigned plane);
+static inline uint8_t *cb_plane_ptr(const struct cb_target *t, unsigned x, unsigned y, unsigned plane)
+{
+    const struct cb_addr_cache *c = t->ac;
+    if (c->ctile && c->mx == (int)(x >> 3) && c->my == (int)(y >> 3)) {
+        unsigned i = cedar_tile_pixel_index(&t->map, x, y);
+        return t->mem + c->ctile->run[plane * c->ctile->nrun + i / t->per_run] + (uint64_t)(i % t->per_run) * t->bpe;
+    }
+    return cb_plane_ptr_slow(t, x, y, plane);
+}
 
 /* Pack / unpack one element of the target's format. */
 void cb_pack(const struct cb_target *t, const float rgba[4], uint8_t *out);
