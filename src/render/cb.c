@@ -366,6 +366,7 @@ int cb_target_init(struct vc_render *r, struct cb_target *t, unsigned i, unsigne
             return rs_fail(err, "CB%u: FMask at 0x%llx (%llu bytes) is not inside one buffer", i,
                            (unsigned long long)fbase, (unsigned long long)t->fmap.size);
         t->ftab = render_addr_table(r, &t->fmap);
+        t->fplanes = cedar_fmask_planes(&t->fmap);
     }
     t->cmask_on = G_CB_COLOR_INFO__FAST_CLEAR(info) && i < 8;
     if (t->cmask_on) {
@@ -433,8 +434,8 @@ bool cb_tile_cleared(const struct cb_target *t, unsigned x, unsigned y)
  * in one byte per plane P, samples at consecutive bits from that plane's
  * bit for sample 0 (cedar_fmask_bit: bit = pixel bits + sample). */
 struct fmask_px {
-    uint64_t byte[4];
-    unsigned bit0[4];
+    const uint32_t *byte;         /* [plane] */
+    const uint8_t *bit0;          /* [plane] */
     unsigned planes;
 };
 
@@ -459,26 +460,24 @@ static void fmask_locate(const struct cb_target *t, unsigned x, unsigned y, stru
 {
     struct cb_addr_cache *c = tile_cache(t, x, y);
     unsigned i = (y & 7) * 8 + (x & 7);
-    fp->planes = cedar_fmask_planes(&t->fmap);
+    fp->planes = t->fplanes;
     if (c->ftile) {
-        for (unsigned p = 0; p < fp->planes; p++) {
-            fp->byte[p] = c->ftile->byte[i][p];
-            fp->bit0[p] = c->ftile->bit0[i][p];
-        }
+        fp->byte = c->ftile->byte[i];
+        fp->bit0 = c->ftile->bit0[i];
         return;
     }
     if (!((c->have_fmask >> i) & 1u)) {
         for (unsigned p = 0; p < fp->planes; p++) {
+            uint64_t byte;
             unsigned bit;
-            cedar_fmask_bit(&t->fmap, x, y, 0, p, 0, &c->fbyte[i][p], &bit);
+            cedar_fmask_bit(&t->fmap, x, y, 0, p, 0, &byte, &bit);
+            c->fbyte[i][p] = (uint32_t)byte;
             c->fbit0[i][p] = (uint8_t)bit;
         }
         c->have_fmask |= 1ull << i;
     }
-    for (unsigned p = 0; p < fp->planes; p++) {
-        fp->byte[p] = c->fbyte[i][p];
-        fp->bit0[p] = c->fbit0[i][p];
-    }
+    fp->byte = c->fbyte[i];
+    fp->bit0 = c->fbit0[i];
 }
 
 /* Bit s of a byte moved to bit 4s (one FMask plane's bits to nibbles). */
@@ -581,7 +580,7 @@ void cb_read_sample_raw(const struct cb_target *t, unsigned x, unsigned y, unsig
     unsigned plane = sample;
     if (t->fmask_on)
         plane = frag_of(fmask_read(t, x, y), sample);
-    memcpy(out, plane_ptr(t, x, y, plane), t->bpe);
+    cb_copy_el(out, plane_ptr(t, x, y, plane), t->bpe);
 }
 
 void cb_read_sample(const struct cb_target *t, unsigned x, unsigned y, unsigned sample, float rgba[4])
@@ -610,14 +609,14 @@ void cb_tile_expand(struct cb_target *t, unsigned x, unsigned y)
         for (unsigned px = x0; px < x0 + 8 && px < t->width; px++) {
             if (t->fmask_on) {
                 /* colour in plane 0, every sample's fragment index 0 */
-                memcpy(plane_ptr(t, px, py, 0), el, t->bpe);
+                cb_copy_el(plane_ptr(t, px, py, 0), el, t->bpe);
                 struct fmask_px fp;
                 fmask_locate(t, px, py, &fp);
                 for (unsigned p = 0; p < fp.planes; p++)
                     t->fmask[fp.byte[p]] &= (uint8_t)~(clear_bits << fp.bit0[p]);
             } else {
                 for (unsigned s = 0; s < t->samples; s++)
-                    memcpy(plane_ptr(t, px, py, s), el, t->bpe);
+                    cb_copy_el(plane_ptr(t, px, py, s), el, t->bpe);
             }
         }
     cmask_set(t, x, y, t->fmask_on ? CMASK_COMPRESSED : CMASK_EXPANDED);
@@ -632,9 +631,9 @@ void cb_pixel_decompress(struct cb_target *t, unsigned x, unsigned y)
     uint32_t frags = fmask_read(t, x, y);
     uint8_t colour[RS_MAX_SAMPLES][16];
     for (unsigned s = 0; s < t->samples; s++)
-        memcpy(colour[s], plane_ptr(t, x, y, frag_of(frags, s)), t->bpe);
+        cb_copy_el(colour[s], plane_ptr(t, x, y, frag_of(frags, s)), t->bpe);
     for (unsigned s = 0; s < t->samples; s++) {
-        memcpy(plane_ptr(t, x, y, s), colour[s], t->bpe);
+        cb_copy_el(plane_ptr(t, x, y, s), colour[s], t->bpe);
         if (frag_of(frags, s) != s)
             fmask_write_sample(t, x, y, s, s);
     }
@@ -755,7 +754,7 @@ void cb_write(struct cb_target *t, const float cst[4], unsigned x, unsigned y, u
                     memcpy(res, rgba, sizeof res);
                 masked_element(t, res, p, el);
             }
-            memcpy(p, el, t->bpe);
+            cb_copy_el(p, el, t->bpe);
         }
         return;
     }
@@ -793,7 +792,7 @@ void cb_write(struct cb_target *t, const float cst[4], unsigned x, unsigned y, u
                     target = f;
                     break;
                 }
-        memcpy(plane_ptr(t, x, y, target), results[0], t->bpe);
+        cb_copy_el(plane_ptr(t, x, y, target), results[0], t->bpe);
         for (unsigned s = 0; s < t->samples; s++)
             if (((coverage >> s) & 1u) && frag_of(frags, s) != target)
                 fmask_write_at(t, &fp, s, target);
@@ -829,7 +828,7 @@ void cb_write(struct cb_target *t, const float cst[4], unsigned x, unsigned y, u
     }
     for (unsigned f = 0; f < t->samples; f++)
         if (((groups >> f) & 1u) && target_of[f] < t->samples)
-            memcpy(plane_ptr(t, x, y, target_of[f]), results[f], t->bpe);
+            cb_copy_el(plane_ptr(t, x, y, target_of[f]), results[f], t->bpe);
     for (unsigned s = 0; s < t->samples; s++) {
         if (!((coverage >> s) & 1u))
             continue;

@@ -5,6 +5,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "cedar/layout.h"
 #include "cedar/render.h"
@@ -78,7 +79,7 @@ struct cb_addr_cache {
     uint32_t have_plane;          /* planes whose runs are filled */
     uint64_t run[RS_MAX_SAMPLES][CEDAR_MICRO_RUNS_MAX];
     uint64_t have_fmask;          /* pixel indices whose FMask bits are filled */
-    uint64_t fbyte[64][4];
+    uint32_t fbyte[64][4];        /* FMask surfaces are far below 4 GB */
     uint8_t fbit0[64][4];
 };
 
@@ -95,6 +96,7 @@ struct cb_target {
     uint8_t *mem;                 /* map.size bytes at CB_COLOR*_BASE */
     bool fmask_on;                /* CB_COLOR*_INFO.COMPRESSION */
     struct cedar_tile_map fmap;
+    unsigned fplanes;             /* cedar_fmask_planes(&fmap) */
     uint8_t *fmask;
     bool cmask_on;                /* CB_COLOR*_INFO.FAST_CLEAR */
     uint8_t *cmask;
@@ -110,6 +112,16 @@ struct cb_target {
     struct cb_addr_cache *ac;     /* -> ac_store (written through const targets) */
     struct cb_addr_cache ac_store;
 };
+
+/* Copy one element of bpe bytes (4 for every 8-bit RGBA target: a fixed
+ * size the compiler turns into one move). */
+static inline void cb_copy_el(void *dst, const void *src, unsigned bpe)
+{
+    if (bpe == 4)
+        memcpy(dst, src, 4);
+    else
+        memcpy(dst, src, bpe);
+}
 
 /* Read the registers of CB_COLOR<i> into t, with `samples` samples per pixel,
  * mapping its memory (and its FMask / CMask when enabled).  Returns 0, 1 when
