@@ -317,7 +317,11 @@ int cb_target_init(const struct vc_render *r, struct cb_target *t, unsigned i, u
     s.bankh = 1u << G_CB_COLOR_ATTRIB__BANK_HEIGHT(attrib);
     s.mtilea = 1u << G_CB_COLOR_ATTRIB__MACRO_TILE_ASPECT(attrib);
     s.tiling = r->tiling;
-    s.tiling.banks = 2u << G_CB_COLOR_ATTRIB__NUM_BANKS(attrib);
+    /* NUM_BANKS only means something to a 2D-tiled surface: bare-metal
+     * linear buffers leave it 0 (eg.cmds.0.bin's CB0), which would read
+     * as an impossible 2 banks; keep the device's bank count for them. */
+    if (s.mode == CEDAR_MODE_2D_THIN)
+        s.tiling.banks = 2u << G_CB_COLOR_ATTRIB__NUM_BANKS(attrib);
     if (s.mode != CEDAR_MODE_2D_THIN) {
         s.tile_split = 0;
         s.bankw = s.bankh = s.mtilea = 1;
@@ -332,7 +336,11 @@ int cb_target_init(const struct vc_render *r, struct cb_target *t, unsigned i, u
                        (unsigned long long)base, (unsigned long long)t->map.size);
     t->ac = &t->ac_store;
     t->ac->mx = t->ac->my = -1;
-    t->per_run = t->map.run_bytes && t->map.run_bytes % t->bpe == 0 ? t->map.run_bytes / t->bpe : 0;
+    /* Linear surfaces have no micro-tile runs (cedar_tile_micro returns none):
+     * per_run 0 sends every access through cedar_tile_addr. */
+    t->per_run = s.mode != CEDAR_MODE_LINEAR_ALIGNED && t->map.run_bytes && t->map.run_bytes % t->bpe == 0
+                     ? t->map.run_bytes / t->bpe
+                     : 0;
 
     t->fmask_on = samples > 1 && G_CB_COLOR_INFO__COMPRESSION(info) && i < 8;
     if (t->fmask_on) {
