@@ -145,4 +145,20 @@ int cedar_demo_write_outputs(const struct cedar_demo_plan *plan,
                              const struct cedar_demo_result *res, const char *dir, char *err,
                              size_t errlen);
 
+/* Buffers kept across frames (what an application does with its
+ * framebuffers): cedar_demo_session_open creates and maps the plan's buffers,
+ * uploads vertices and shaders and submits the "init" IB (if any) once;
+ * each cedar_demo_session_frame submits the other IBs (clear, draw, resolve)
+ * and waits until the buffers they write are idle.  The plan must outlive
+ * the session.  0, or -1 with a one-line reason. */
+struct cedar_demo_session;
+int cedar_demo_session_open(struct cedar_dev *dev, const struct cedar_demo_plan *plan,
+                            struct cedar_demo_session **session, char *err, size_t errlen);
+int cedar_demo_session_frame(struct cedar_demo_session *session, char *err, size_t errlen);
+/* The CPU mapping of a buffer (GEM_MMAP) and its size; NULL if unused.  Read
+ * it after cedar_demo_session_frame returned. */
+const void *cedar_demo_session_map(const struct cedar_demo_session *session,
+                                   enum cedar_demo_buf buf, size_t *size);
+void cedar_demo_session_close(struct cedar_demo_session *session);
+
 #endif

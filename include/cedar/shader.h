@@ -291,6 +291,30 @@ struct eg_ps_output {
 int eg_run_ps(const struct eg_program *ps, const struct eg_shader_env *env,
               const struct eg_ps_input *in, struct eg_ps_output *out, struct eg_shader_err *err);
 
+/* The pixel shader over a batch of pixels (src/shader/ps_batch.c): decoded
+ * once, then each instruction run for every pixel of the batch (registers
+ * as structure of arrays).  Every pixel gets exactly eg_run_ps's result.
+ * eg_ps_batch_new returns NULL for a program it does not take (control flow,
+ * fetches, depth export, relative addressing, anything eg_run_ps would
+ * refuse) or when out of memory: run eg_run_ps per pixel then.  input_gprs:
+ * how many GPRs the caller loads (R0..).  A run: eg_ps_batch_begin (n
+ * pixels, registers zeroed), the start values written through
+ * eg_ps_batch_gpr (lane l = pixel l; NULL: the program never reads that
+ * GPR), eg_ps_batch_run with the primitive's parameters (0, or 1 when the
+ * program reads a parameter beyond nparam: eg_run_ps reports it), then the
+ * exports. */
+#define EG_PS_BATCH_MAX 64
+struct eg_ps_batch;
+struct eg_ps_batch *eg_ps_batch_new(const struct eg_program *ps, const struct eg_shader_env *env,
+                                    unsigned input_gprs);
+void eg_ps_batch_free(struct eg_ps_batch *b);
+void eg_ps_batch_begin(struct eg_ps_batch *b, unsigned n);
+uint32_t *eg_ps_batch_gpr(struct eg_ps_batch *b, unsigned gpr, unsigned chan);
+int eg_ps_batch_run(struct eg_ps_batch *b, const struct eg_ps_param *param, unsigned nparam);
+uint8_t eg_ps_batch_color_mask(const struct eg_ps_batch *b);
+const uint32_t *eg_ps_batch_color(const struct eg_ps_batch *b, unsigned target, unsigned chan);
+const bool *eg_ps_batch_killed(const struct eg_ps_batch *b);
+
 /* Convert one fetched element (vertex data or a texel) of a FMT_* data format to
  * four 32-bit components (missing ones 0, w 1; the instruction's SQ_INST_SEL picks later).
  * bytes must hold eg_fmt_bytes(data_format) bytes.  Returns the component

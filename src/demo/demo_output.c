@@ -112,8 +112,8 @@ static int write_edge_zoom(const uint8_t *rgba, unsigned w, unsigned h, const ch
     return rc;
 }
 
-/* Distinct fragments per pixel from the FMask, 1..samples, shown as grey
- * levels (255 = every sample its own fragment). */
+/* Distinct fragments per pixel from the FMask, 1..samples, as grey levels:
+ * black for one fragment, 128 for two, up to 255 for every sample its own. */
 static int write_fmask_fragments(const struct cedar_demo_plan *plan, const uint8_t *fmask,
                                  size_t fmask_size, const char *dir, char *err, size_t errlen)
 {
@@ -145,7 +145,10 @@ static int write_fmask_fragments(const struct cedar_demo_plan *plan, const uint8
                     n++;
                 }
             }
-            g[(size_t)y * w + x] = (uint8_t)(n * 255u / samples);
+            /* black: one fragment (the pixel is inside one primitive);
+             * 128..255: an edge pixel with 2..samples fragments */
+            unsigned span = samples > 2 ? samples - 2 : 1;
+            g[(size_t)y * w + x] = (uint8_t)(n <= 1 ? 0 : 128u + (n - 2) * 127u / span);
         }
     int rc = write_png(dir, "fmask-fragments.png", g, w, h, w, CEDAR_PNG_GRAY8, err, errlen);
     free(g);

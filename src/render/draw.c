@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cedar/shader.h"
 #include "interp.h"
 #include "render_priv.h"
 
@@ -54,6 +55,12 @@ struct draw_ctx {
     bool m_identity;
     float sub_inv_w[3];
     float prim_inv_w[3];
+    /* pixels waiting for the batched pixel stage (render_shade_pixels) */
+    bool batched;
+    uint32_t baryc_needed;         /* bit per enum vc_baryc */
+    unsigned npending;
+    struct vc_pixel_in pending[EG_PS_BATCH_MAX];
+    struct vc_pixel_out shaded[EG_PS_BATCH_MAX];
 };
 
 struct vc_render *vc_render_new(void)
@@ -142,34 +149,62 @@ static void weights_at(const struct draw_ctx *d, const double ij[2], float persp
     linear[1] = (float)lin[2];
 }
 
+static void write_shaded(struct draw_ctx *d, const struct vc_pixel_in *in, const struct vc_pixel_out *out)
+{
+    d->r->stats.pixels_shaded++;
+    if (out->killed)
+        return;
+    for (unsigned k = 0; k < RS_NUM_CB && k < out->num_colors; k++) {
+        if (!d->cb_on[k])
+            continue;
+        cb_write(&d->cb[k], d->blend_const, in->x, in->y, in->coverage, out->color[k]);
+        d->r->stats.samples_written += (uint64_t)__builtin_popcount(in->coverage);
+    }
+}
+
+/* Shade the pending pixels as one batch and write them, in raster order. */
+static int flush_pending(struct draw_ctx *d)
+{
+    unsigned n = d->npending, done = 0;
+    d->npending = 0;
+    if (n == 0)
+        return 0;
+    int rc = render_shade_pixels(d->r, d->regs, d->mem, &d->prim, d->pending, n, d->shaded, &done, d->err);
+    for (unsigned l = 0; l < done; l++)
+        write_shaded(d, &d->pending[l], &d->shaded[l]);
+    return rc;
+}
+
 static int shade_and_write(struct draw_ctx *d, const struct rs_pixel *px, uint32_t coverage, const double ij_center[2],
                            const double ij_centroid[2], const double ij_sample[2], unsigned sample)
 {
-    struct vc_pixel_in in;
-    struct vc_pixel_out out;
-    memset(&in, 0, sizeof in);
-    memset(&out, 0, sizeof out);
-    in.x = (unsigned)px->x;
-    in.y = (unsigned)px->y;
-    in.sample = sample;
-    in.coverage = coverage;
-    weights_at(d, ij_center, in.ij[VC_BARYC_PERSP_CENTER], in.ij[VC_BARYC_LINEAR_CENTER]);
-    weights_at(d, ij_centroid, in.ij[VC_BARYC_PERSP_CENTROID], in.ij[VC_BARYC_LINEAR_CENTROID]);
-    weights_at(d, ij_sample, in.ij[VC_BARYC_PERSP_SAMPLE], in.ij[VC_BARYC_LINEAR_SAMPLE]);
-    in.pos[0] = (float)px->x + 0.5f;
-    in.pos[1] = (float)px->y + 0.5f;
-    in.pos[3] = 1.0f;
-    if (d->r->shaders.pixel(d->r->shaders.ctx, d->regs, d->mem, &d->prim, &in, &out, d->err))
-        return -1;
-    d->r->stats.pixels_shaded++;
-    if (out.killed)
+    struct vc_pixel_in *in = d->batched ? &d->pending[d->npending] : &(struct vc_pixel_in){0};
+    memset(in, 0, sizeof *in);
+    in->x = (unsigned)px->x;
+    in->y = (unsigned)px->y;
+    in->sample = sample;
+    in->coverage = coverage;
+    /* only the weights the pixel stage reads (each costs a division) */
+    uint32_t need = d->baryc_needed;
+    if (need & ((1u << VC_BARYC_PERSP_CENTER) | (1u << VC_BARYC_LINEAR_CENTER)))
+        weights_at(d, ij_center, in->ij[VC_BARYC_PERSP_CENTER], in->ij[VC_BARYC_LINEAR_CENTER]);
+    if (need & ((1u << VC_BARYC_PERSP_CENTROID) | (1u << VC_BARYC_LINEAR_CENTROID)))
+        weights_at(d, ij_centroid, in->ij[VC_BARYC_PERSP_CENTROID], in->ij[VC_BARYC_LINEAR_CENTROID]);
+    if (need & ((1u << VC_BARYC_PERSP_SAMPLE) | (1u << VC_BARYC_LINEAR_SAMPLE)))
+        weights_at(d, ij_sample, in->ij[VC_BARYC_PERSP_SAMPLE], in->ij[VC_BARYC_LINEAR_SAMPLE]);
+    in->pos[0] = (float)px->x + 0.5f;
+    in->pos[1] = (float)px->y + 0.5f;
+    in->pos[3] = 1.0f;
+    if (d->batched) {
+        if (++d->npending == EG_PS_BATCH_MAX)
+            return flush_pending(d);
         return 0;
-    for (unsigned k = 0; k < RS_NUM_CB && k < out.num_colors; k++) {
-        if (!d->cb_on[k])
-            continue;
-        cb_write(&d->cb[k], d->blend_const, in.x, in.y, coverage, out.color[k]);
-        d->r->stats.samples_written += (uint64_t)__builtin_popcount(coverage);
     }
+    struct vc_pixel_out out;
+    memset(&out, 0, sizeof out);
+    if (d->r->shaders.pixel(d->r->shaders.ctx, d->regs, d->mem, &d->prim, in, &out, d->err))
+        return -1;
+    write_shaded(d, in, &out);
     return 0;
 }
 
@@ -212,7 +247,12 @@ static int on_block(void *ctx, int x, int y)
 static int raster_sub(struct draw_ctx *d, const struct rs_vertex v[3])
 {
     d->r->stats.primitives++;
-    return rs_triangle(&d->rs, v, on_pixel, d->mode == V_CB_MODE__CB_RESOLVE ? on_block : NULL, d);
+    int rc = rs_triangle(&d->rs, v, on_pixel, d->mode == V_CB_MODE__CB_RESOLVE ? on_block : NULL, d);
+    /* a batch never spans primitives: the next one has other inputs */
+    if (rc == 0)
+        rc = flush_pending(d);
+    d->npending = 0;
+    return rc;
 }
 
 /* Clip polygon against one plane: dist(v) >= 0 keeps. */
@@ -464,6 +504,8 @@ int vc_render_draw(struct vc_render *r, const struct vc_regs *regs, const struct
         goto out;
     if (rs_state_init(&d->rs, regs, err))
         goto out;
+    d->batched = d->mode == V_CB_MODE__CB_NORMAL && render_shade_batched(r);
+    d->baryc_needed = render_shade_baryc_needed(r);
     uint32_t ps = vc_reg(regs, REG_PA_SU_POINT_SIZE);
     d->rs.point_half[0] = (float)G_PA_SU_POINT_SIZE__WIDTH(ps) / 16.0f;
     d->rs.point_half[1] = (float)G_PA_SU_POINT_SIZE__HEIGHT(ps) / 16.0f;

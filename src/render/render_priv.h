@@ -24,6 +24,16 @@ struct vc_render {
  * (shade.c), with its state in r->shade.  Returns 0, or -1 when out of memory. */
 int render_default_shaders(struct vc_render *r, struct vc_shader_ops *ops);
 void render_shade_free(struct vc_render *r);
+/* The default pixel stage over many pixels of one primitive at once
+ * (eg_ps_batch): true when this draw's pixel shader runs that way. */
+bool render_shade_batched(const struct vc_render *r);
+/* Barycentric pairs (bit per enum vc_baryc) the pixel stage reads. */
+uint32_t render_shade_baryc_needed(const struct vc_render *r);
+/* Shade in[0 .. n-1] (n <= EG_PS_BATCH_MAX) into out[]; *done: how many
+ * outputs are valid (all of them when it returns 0). */
+int render_shade_pixels(struct vc_render *r, const struct vc_regs *regs, const struct vc_mem *mem,
+                        const struct vc_prim_inputs *prim, const struct vc_pixel_in *in, unsigned n,
+                        struct vc_pixel_out *out, unsigned *done, struct vc_draw_err *err);
 
 int rs_fail(struct vc_draw_err *err, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));

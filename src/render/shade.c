@@ -34,6 +34,13 @@ struct shade {
     bool have_fs;
     struct eg_shader_env env[2];       /* VS (with its fetch shader), PS */
     enum stage env_stage[2];
+    /* how the SPI loads the PS's GPRs this draw (from the SPI registers) */
+    enum vc_baryc baryc_order[VC_BARYC_COUNT];
+    unsigned nbaryc;
+    bool pos_ena, face_ena, face_all_bits;
+    unsigned pos_addr, face_addr, face_chan;
+    unsigned input_gprs;               /* R0.. the SPI loads */
+    struct eg_ps_batch *batch;         /* the PS decoded for batches, or NULL */
 };
 
 static int fail(char *msg, size_t len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
@@ -220,6 +227,70 @@ static int check_vertex_formats(const struct shade *s, enum stage st, struct vc_
     return 0;
 }
 
+/* The barycentric pairs SPI_BARYC_CNTL enables, in the order the SPI loads
+ * them into the GPRs, two per GPR (xy, zw) from R0 (Mesa r600_shader.c:
+ * eg_interpolators ordered by eg_get_interpolator_index, GPR ij_index / 2,
+ * channel 2 * (ij_index % 2)). */
+static unsigned baryc_enabled(uint32_t cntl, enum vc_baryc order[VC_BARYC_COUNT])
+{
+    unsigned n = 0;
+    if (G_SPI_BARYC_CNTL__PERSP_SAMPLE_ENA(cntl))
+        order[n++] = VC_BARYC_PERSP_SAMPLE;
+    if (G_SPI_BARYC_CNTL__PERSP_CENTER_ENA(cntl))
+        order[n++] = VC_BARYC_PERSP_CENTER;
+    if (G_SPI_BARYC_CNTL__PERSP_CENTROID_ENA(cntl))
+        order[n++] = VC_BARYC_PERSP_CENTROID;
+    if (G_SPI_BARYC_CNTL__LINEAR_SAMPLE_ENA(cntl))
+        order[n++] = VC_BARYC_LINEAR_SAMPLE;
+    if (G_SPI_BARYC_CNTL__LINEAR_CENTER_ENA(cntl))
+        order[n++] = VC_BARYC_LINEAR_CENTER;
+    if (G_SPI_BARYC_CNTL__LINEAR_CENTROID_ENA(cntl))
+        order[n++] = VC_BARYC_LINEAR_CENTROID;
+    return n;
+}
+
+
+/* Where the SPI puts the pixel shader's inputs this draw: the barycentric
+ * pairs, the position (SPI_PS_IN_CONTROL_0) and the face (SPI_PS_IN_CONTROL_1). */
+static void spi_gpr_layout(struct shade *s, const struct vc_regs *regs)
+{
+    s->nbaryc = baryc_enabled(vc_reg(regs, REG_SPI_BARYC_CNTL), s->baryc_order);
+    unsigned ngpr = (s->nbaryc + 1) / 2;
+    uint32_t c0 = vc_reg(regs, REG_SPI_PS_IN_CONTROL_0), c1 = vc_reg(regs, REG_SPI_PS_IN_CONTROL_1);
+    s->pos_ena = G_SPI_PS_IN_CONTROL_0__POSITION_ENA(c0);
+    s->pos_addr = G_SPI_PS_IN_CONTROL_0__POSITION_ADDR(c0);
+    if (s->pos_ena && s->pos_addr + 1 > ngpr)
+        ngpr = s->pos_addr + 1;
+    s->face_ena = G_SPI_PS_IN_CONTROL_1__FRONT_FACE_ENA(c1);
+    s->face_addr = G_SPI_PS_IN_CONTROL_1__FRONT_FACE_ADDR(c1);
+    s->face_chan = G_SPI_PS_IN_CONTROL_1__FRONT_FACE_CHAN(c1);
+    s->face_all_bits = G_SPI_PS_IN_CONTROL_1__FRONT_FACE_ALL_BITS(c1);
+    if (s->face_ena && s->face_addr + 1 > ngpr)
+        ngpr = s->face_addr + 1;
+    s->input_gprs = ngpr;
+}
+
+/* The GPR start values of one pixel (gpr[0 .. input_gprs - 1]). */
+static void spi_load_gprs(const struct shade *s, const struct vc_prim_inputs *prim, const struct vc_pixel_in *in,
+                          union eg_vec4 *gpr)
+{
+    memset(gpr, 0, s->input_gprs * sizeof *gpr);
+    for (unsigned k = 0; k < s->nbaryc; k++) {
+        union eg_vec4 *g = &gpr[k / 2];
+        g->f[2 * (k % 2)] = in->ij[s->baryc_order[k]][0];
+        g->f[2 * (k % 2) + 1] = in->ij[s->baryc_order[k]][1];
+    }
+    if (s->pos_ena)
+        memcpy(gpr[s->pos_addr].f, in->pos, sizeof gpr[s->pos_addr].f);
+    if (s->face_ena) {
+        /* ALL_BITS: ~0 for front, 0 for back; else +1.0 / -1.0 (Mesa tests its sign) */
+        if (s->face_all_bits)
+            gpr[s->face_addr].u[s->face_chan] = prim->front_face ? 0xFFFFFFFFu : 0u;
+        else
+            gpr[s->face_addr].f[s->face_chan] = prim->front_face ? 1.0f : -1.0f;
+    }
+}
+
 /* ---- the stages ------------------------------------------------------------------- */
 
 static int begin(void *ctx, const struct vc_regs *regs, const struct vc_mem *mem, bool pixels,
@@ -261,6 +332,9 @@ static int begin(void *ctx, const struct vc_regs *regs, const struct vc_mem *mem
     ps->mem = mem;
     ps->vtx_resource = vtx_resource;
     ps->constant = constant_ps;
+    spi_gpr_layout(s, regs);
+    eg_ps_batch_free(s->batch);
+    s->batch = pixels ? eg_ps_batch_new(&s->prog[STAGE_PS], ps, s->input_gprs) : NULL;
     return 0;
 }
 
@@ -284,70 +358,18 @@ static int vertex(void *ctx, const struct vc_regs *regs, const struct vc_mem *me
     return 0;
 }
 
-/* The barycentric pairs SPI_BARYC_CNTL enables, in the order the SPI loads
- * them into the GPRs, two per GPR (xy, zw) from R0 (Mesa r600_shader.c:
- * eg_interpolators ordered by eg_get_interpolator_index, GPR ij_index / 2,
- * channel 2 * (ij_index % 2)). */
-static unsigned baryc_enabled(uint32_t cntl, enum vc_baryc order[VC_BARYC_COUNT])
-{
-    unsigned n = 0;
-    if (G_SPI_BARYC_CNTL__PERSP_SAMPLE_ENA(cntl))
-        order[n++] = VC_BARYC_PERSP_SAMPLE;
-    if (G_SPI_BARYC_CNTL__PERSP_CENTER_ENA(cntl))
-        order[n++] = VC_BARYC_PERSP_CENTER;
-    if (G_SPI_BARYC_CNTL__PERSP_CENTROID_ENA(cntl))
-        order[n++] = VC_BARYC_PERSP_CENTROID;
-    if (G_SPI_BARYC_CNTL__LINEAR_SAMPLE_ENA(cntl))
-        order[n++] = VC_BARYC_LINEAR_SAMPLE;
-    if (G_SPI_BARYC_CNTL__LINEAR_CENTER_ENA(cntl))
-        order[n++] = VC_BARYC_LINEAR_CENTER;
-    if (G_SPI_BARYC_CNTL__LINEAR_CENTROID_ENA(cntl))
-        order[n++] = VC_BARYC_LINEAR_CENTROID;
-    return n;
-}
-
 static int pixel(void *ctx, const struct vc_regs *regs, const struct vc_mem *mem, const struct vc_prim_inputs *prim,
                  const struct vc_pixel_in *in, struct vc_pixel_out *out, struct vc_draw_err *err)
 {
     struct shade *s = ctx;
+    (void)regs;
     (void)mem;
     union eg_vec4 gpr[PS_MAX_GPRS];
-    unsigned ngpr = 0;
-    enum vc_baryc order[VC_BARYC_COUNT];
-    unsigned nb = baryc_enabled(vc_reg(regs, REG_SPI_BARYC_CNTL), order);
-    for (unsigned k = 0; k < nb; k++) {
-        union eg_vec4 *g = &gpr[k / 2];
-        if (k % 2 == 0)
-            memset(g, 0, sizeof *g);
-        g->f[2 * (k % 2)] = in->ij[order[k]][0];
-        g->f[2 * (k % 2) + 1] = in->ij[order[k]][1];
-    }
-    ngpr = (nb + 1) / 2;
-    uint32_t c0 = vc_reg(regs, REG_SPI_PS_IN_CONTROL_0), c1 = vc_reg(regs, REG_SPI_PS_IN_CONTROL_1);
-    if (G_SPI_PS_IN_CONTROL_0__POSITION_ENA(c0)) {
-        unsigned a = G_SPI_PS_IN_CONTROL_0__POSITION_ADDR(c0);
-        for (unsigned g = ngpr; g <= a; g++)
-            memset(&gpr[g], 0, sizeof gpr[g]);
-        memcpy(gpr[a].f, in->pos, sizeof gpr[a].f);
-        if (a + 1 > ngpr)
-            ngpr = a + 1;
-    }
-    if (G_SPI_PS_IN_CONTROL_1__FRONT_FACE_ENA(c1)) {
-        unsigned a = G_SPI_PS_IN_CONTROL_1__FRONT_FACE_ADDR(c1), ch = G_SPI_PS_IN_CONTROL_1__FRONT_FACE_CHAN(c1);
-        for (unsigned g = ngpr; g <= a; g++)
-            memset(&gpr[g], 0, sizeof gpr[g]);
-        /* ALL_BITS: ~0 for front, 0 for back; else +1.0 / -1.0 (Mesa tests its sign) */
-        if (G_SPI_PS_IN_CONTROL_1__FRONT_FACE_ALL_BITS(c1))
-            gpr[a].u[ch] = prim->front_face ? 0xFFFFFFFFu : 0u;
-        else
-            gpr[a].f[ch] = prim->front_face ? 1.0f : -1.0f;
-        if (a + 1 > ngpr)
-            ngpr = a + 1;
-    }
+    spi_load_gprs(s, prim, in, gpr);
     struct eg_ps_param param[VC_RENDER_MAX_PARAMS];
     for (unsigned i = 0; i < prim->num_inputs; i++)
         eg_ps_param_from_vertices(&param[i], prim->attr[i][0], prim->attr[i][1], prim->attr[i][2]);
-    struct eg_ps_input pin = {gpr, ngpr, param, prim->num_inputs};
+    struct eg_ps_input pin = {gpr, s->input_gprs, param, prim->num_inputs};
     struct eg_ps_output o;
     struct eg_shader_err e;
     if (eg_run_ps(&s->prog[STAGE_PS], &s->env[1], &pin, &o, &e))
@@ -359,6 +381,78 @@ static int pixel(void *ctx, const struct vc_regs *regs, const struct vc_mem *mem
             memcpy(out->color[t], o.color[t].f, sizeof out->color[t]);
             out->num_colors = t + 1;
         }
+    return 0;
+}
+
+bool render_shade_batched(const struct vc_render *r)
+{
+    const struct shade *s = r->shade;
+    return s && r->shaders.pixel == pixel && r->shaders.ctx == s && s->batch;
+}
+
+uint32_t render_shade_baryc_needed(const struct vc_render *r)
+{
+    const struct shade *s = r->shade;
+    if (!s || r->shaders.pixel != pixel || r->shaders.ctx != s)
+        return (1u << VC_BARYC_COUNT) - 1u; /* another pixel stage may read any */
+    uint32_t m = 0;
+    for (unsigned k = 0; k < s->nbaryc; k++)
+        m |= 1u << s->baryc_order[k];
+    return m;
+}
+
+int render_shade_pixels(struct vc_render *r, const struct vc_regs *regs, const struct vc_mem *mem,
+                        const struct vc_prim_inputs *prim, const struct vc_pixel_in *in, unsigned n,
+                        struct vc_pixel_out *out, unsigned *done, struct vc_draw_err *err)
+{
+    struct shade *s = r->shade;
+    struct eg_ps_batch *b = s->batch;
+    *done = 0;
+    if (n > EG_PS_BATCH_MAX)
+        n = EG_PS_BATCH_MAX;
+    eg_ps_batch_begin(b, n);
+    uint32_t *lanes[PS_MAX_GPRS][4];
+    unsigned ng = s->input_gprs < PS_MAX_GPRS ? s->input_gprs : PS_MAX_GPRS;
+    for (unsigned g = 0; g < ng; g++)
+        for (unsigned c = 0; c < 4; c++)
+            lanes[g][c] = eg_ps_batch_gpr(b, g, c);
+    for (unsigned l = 0; l < n; l++) {
+        union eg_vec4 gpr[PS_MAX_GPRS];
+        spi_load_gprs(s, prim, &in[l], gpr);
+        for (unsigned g = 0; g < ng; g++)
+            for (unsigned c = 0; c < 4; c++)
+                if (lanes[g][c])
+                    lanes[g][c][l] = gpr[g].u[c];
+    }
+    struct eg_ps_param param[VC_RENDER_MAX_PARAMS];
+    for (unsigned i = 0; i < prim->num_inputs; i++)
+        eg_ps_param_from_vertices(&param[i], prim->attr[i][0], prim->attr[i][1], prim->attr[i][2]);
+    if (eg_ps_batch_run(b, param, prim->num_inputs) != 0) {
+        /* something only the per-pixel interpreter reports */
+        for (unsigned l = 0; l < n; l++) {
+            if (pixel(s, regs, mem, prim, &in[l], &out[l], err))
+                return -1;
+            *done = l + 1;
+        }
+        return 0;
+    }
+    uint8_t mask = eg_ps_batch_color_mask(b);
+    const bool *killed = eg_ps_batch_killed(b);
+    unsigned num_colors = 0;
+    for (unsigned t = 0; t < VC_RENDER_MAX_TARGETS; t++)
+        if ((mask >> t) & 1u)
+            num_colors = t + 1;
+    for (unsigned l = 0; l < n; l++) {
+        out[l].killed = killed[l];
+        out[l].num_colors = num_colors;
+    }
+    for (unsigned t = 0; t < num_colors; t++)
+        for (unsigned c = 0; c < 4; c++) {
+            const uint32_t *v = eg_ps_batch_color(b, t, c);
+            for (unsigned l = 0; l < n; l++)
+                memcpy(&out[l].color[t][c], &v[l], 4);
+        }
+    *done = n;
     return 0;
 }
 
@@ -379,6 +473,8 @@ int render_default_shaders(struct vc_render *r, struct vc_shader_ops *ops)
 
 void render_shade_free(struct vc_render *r)
 {
+    if (r->shade)
+        eg_ps_batch_free(((struct shade *)r->shade)->batch);
     free(r->shade);
     r->shade = NULL;
 }

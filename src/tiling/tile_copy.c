@@ -373,6 +373,24 @@ static void seq_plan_free(struct seq_plan *p)
     free(p->doff);
 }
 
+/* One 16-pixel row of two 4-byte displayable micro tiles: 16 bytes at o and
+ * o + 32 of each. */
+static inline __attribute__((always_inline)) void
+pair_row_bpe4(uint8_t *l, uint8_t *ta, uint8_t *tb, unsigned o, int dir)
+{
+    if (dir == 0) {
+        memcpy(l, ta + o, 16);
+        memcpy(l + 16, ta + o + 32, 16);
+        memcpy(l + 32, tb + o, 16);
+        memcpy(l + 48, tb + o + 32, 16);
+    } else {
+        memcpy(ta + o, l, 16);
+        memcpy(ta + o + 32, l + 16, 16);
+        memcpy(tb + o, l + 32, 16);
+        memcpy(tb + o + 32, l + 48, 16);
+    }
+}
+
 /* Two horizontally adjacent micro tiles (left at ta, right at tb), row by
  * row so that each linear row segment is written in one go. */
 static inline __attribute__((always_inline)) void
@@ -382,22 +400,16 @@ seq_pair(uint8_t *lb, size_t stride, uint8_t *ta, uint8_t *tb, unsigned bpe,
 {
     if (shape == 1) {
         /* 4-byte displayable: row r of a micro tile is 16 bytes at
-         * 16*(r&1) + 64*(r>>1) and 16 bytes 32 further (see block_bpe4_disp). */
-        for (unsigned r = 0; r < 8; r++) {
-            uint8_t *l = lb + r * stride;
-            const unsigned o = 16 * (r & 1) + 64 * (r >> 1);
-            if (dir == 0) {
-                memcpy(l, ta + o, 16);
-                memcpy(l + 16, ta + o + 32, 16);
-                memcpy(l + 32, tb + o, 16);
-                memcpy(l + 48, tb + o + 32, 16);
-            } else {
-                memcpy(ta + o, l, 16);
-                memcpy(ta + o + 32, l + 16, 16);
-                memcpy(tb + o, l + 32, 16);
-                memcpy(tb + o + 32, l + 48, 16);
-            }
-        }
+         * 16*(r&1) + 64*(r>>1) and 16 bytes 32 further (see block_bpe4_disp).
+         * Spelled out: GCC 12 keeps a loop here, with spills, 12% slower. */
+        pair_row_bpe4(lb, ta, tb, 0, dir);
+        pair_row_bpe4(lb + stride, ta, tb, 16, dir);
+        pair_row_bpe4(lb + 2 * stride, ta, tb, 64, dir);
+        pair_row_bpe4(lb + 3 * stride, ta, tb, 80, dir);
+        pair_row_bpe4(lb + 4 * stride, ta, tb, 128, dir);
+        pair_row_bpe4(lb + 5 * stride, ta, tb, 144, dir);
+        pair_row_bpe4(lb + 6 * stride, ta, tb, 192, dir);
+        pair_row_bpe4(lb + 7 * stride, ta, tb, 208, dir);
         return;
     }
     const unsigned per_row = spans / 8;

@@ -1,8 +1,12 @@
 /* The benchmark frame on the virtual Cedar (see virtual_frame.h).
  *
  * The device is the one the demo opens (cedar_demo_open_virtual, the path
- * `cedar-msaa --device virtual` takes); while the demo cannot open the
- * virtual Cedar, this side says it is unavailable instead of timing anything. */
+ * `cedar-msaa --device virtual` takes).  Like the llvmpipe side, which
+ * creates its framebuffers once and per frame clears, draws, resolves and
+ * reads back the resolved image, the buffers are created once
+ * (cedar_demo_session_open) and a frame is: the clear, draw and resolve
+ * command buffers submitted, the wait for idle, and the resolve target (the
+ * render target itself at one sample) read from its mapping and de-tiled. */
 #include "virtual_frame.h"
 
 #include <stdio.h>
@@ -17,68 +21,72 @@
 struct virtual_frame {
     struct cedar_dev *dev;
     unsigned samples;
-    uint8_t *pixels;        /* the de-tiled frame, tile-map width x height */
-    size_t pixels_size, stride;
+    struct cedar_demo_plan plan;
+    struct cedar_demo_session *session;
+    struct cedar_tile_map map;   /* of the image read back */
+    enum cedar_demo_buf image;   /* the buffer holding it */
+    uint8_t *pixels;             /* the de-tiled frame, tile-map width x height */
+    size_t stride;
 };
 
-/* One frame: build the demo's command buffers, run them (buffers created,
- * uploaded, every IB submitted, idle, read back), de-tile the image. */
-static int render_frame(struct virtual_frame *f, char *why, size_t whylen)
+/* Plan, buffers, tile map and the pixel buffer: everything done once. */
+static int set_up(struct virtual_frame *f, char *why, size_t whylen)
 {
     struct cedar_demo_config cfg;
-    struct cedar_demo_plan plan;
-    struct cedar_demo_result res;
     char err[256];
-    int rc = -1;
-
     cedar_demo_config_default(&cfg);
     cfg.samples = f->samples;
-    memset(&res, 0, sizeof res);
-    if (cedar_demo_plan_build(&cfg, &plan, err, sizeof err) != 0) {
+    if (cedar_demo_plan_build(&cfg, &f->plan, err, sizeof err) != 0) {
         snprintf(why, whylen, "cedar_demo_plan_build: %s", err);
-        cedar_demo_plan_free(&plan);
         return -1;
     }
-    if (cedar_demo_run(f->dev, &plan, NULL, &res, err, sizeof err) != 0) {
-        snprintf(why, whylen, "cedar_demo_run: %s", err);
-        goto out;
+    if (cedar_demo_session_open(f->dev, &f->plan, &f->session, err, sizeof err) != 0) {
+        snprintf(why, whylen, "cedar_demo_session_open: %s", err);
+        return -1;
     }
     /* MSAA: the resolve target; one sample: the render target itself. */
-    const struct cedar_surface *surf = f->samples > 1 ? &plan.layout.resolve : &plan.layout.color;
-    const uint8_t *tiled = f->samples > 1 ? res.resolve : res.color;
-    size_t tiled_size = f->samples > 1 ? res.resolve_size : res.color_size;
-    struct cedar_tile_map map;
+    const struct cedar_surface *surf =
+        f->samples > 1 ? &f->plan.layout.resolve : &f->plan.layout.color;
+    f->image = f->samples > 1 ? CEDAR_DEMO_BUF_RESOLVE : CEDAR_DEMO_BUF_COLOR;
     struct cedar_layout_err lerr;
-    if (!tiled || cedar_tile_map_init(&map, surf, NULL, &lerr) != 0) {
-        snprintf(why, whylen, "no tile map for the frame: %s", tiled ? lerr.msg : "nothing read back");
-        goto out;
+    if (cedar_tile_map_init(&f->map, surf, NULL, &lerr) != 0) {
+        snprintf(why, whylen, "no tile map for the frame: %s", lerr.msg);
+        return -1;
     }
-    size_t stride = (size_t)map.width * map.bpe, size = stride * map.height;
-    if (map.bpe != 4 || map.width < FRAME_WIDTH || map.height < FRAME_HEIGHT) {
-        snprintf(why, whylen, "frame surface is %ux%u, %u bytes per pixel", map.width, map.height,
-                 map.bpe);
-        goto out;
+    if (f->map.bpe != 4 || f->map.width < FRAME_WIDTH || f->map.height < FRAME_HEIGHT) {
+        snprintf(why, whylen, "frame surface is %ux%u, %u bytes per pixel", f->map.width,
+                 f->map.height, f->map.bpe);
+        return -1;
     }
-    if (size != f->pixels_size) {
-        free(f->pixels);
-        f->pixels = malloc(size);
-        f->pixels_size = f->pixels ? size : 0;
-        if (!f->pixels) {
-            snprintf(why, whylen, "out of memory");
-            goto out;
-        }
+    f->stride = (size_t)f->map.width * f->map.bpe;
+    f->pixels = malloc(f->stride * f->map.height);
+    if (!f->pixels) {
+        snprintf(why, whylen, "out of memory");
+        return -1;
     }
-    f->stride = stride;
-    if (cedar_detile(&map, tiled, tiled_size, f->pixels, stride, 0, 0) != 0) {
-        snprintf(why, whylen, "the frame does not de-tile (%zu bytes read back, %llu expected)",
-                 tiled_size, (unsigned long long)map.size);
-        goto out;
+    return 0;
+}
+
+/* One frame: clear, draw, resolve, wait, read back + de-tile. */
+static int render_frame(struct virtual_frame *f, char *why, size_t whylen)
+{
+    char err[256];
+    if (cedar_demo_session_frame(f->session, err, sizeof err) != 0) {
+        snprintf(why, whylen, "cedar_demo_session_frame: %s", err);
+        return -1;
     }
-    rc = 0;
-out:
-    cedar_demo_result_free(&res);
-    cedar_demo_plan_free(&plan);
-    return rc;
+    if (cedar_demo_device_fault(f->dev, err, sizeof err)) {
+        snprintf(why, whylen, "the virtual Cedar faulted: %s", err);
+        return -1;
+    }
+    size_t tiled_size = 0;
+    const uint8_t *tiled = cedar_demo_session_map(f->session, f->image, &tiled_size);
+    if (!tiled || cedar_detile(&f->map, tiled, tiled_size, f->pixels, f->stride, 0, 0) != 0) {
+        snprintf(why, whylen, "the frame does not de-tile (%zu bytes mapped, %llu expected)",
+                 tiled_size, (unsigned long long)f->map.size);
+        return -1;
+    }
+    return 0;
 }
 
 static int frame_step(void *ctx, char *why, size_t whylen)
@@ -105,7 +113,7 @@ enum frame_status virtual_frame_bench(unsigned samples, const struct frame_budge
 {
     memset(out, 0, sizeof *out);
     out->samples = samples;
-    snprintf(out->renderer, sizeof out->renderer, "virtual Cedar (cedar_demo_run)");
+    snprintf(out->renderer, sizeof out->renderer, "virtual Cedar (cedar_demo_session)");
 
     struct virtual_frame f = {.samples = samples};
     char err[256] = "";
@@ -113,8 +121,12 @@ enum frame_status virtual_frame_bench(unsigned samples, const struct frame_budge
         snprintf(why, whylen, "cedar_demo_open_virtual: %s", err);
         return FRAME_UNAVAILABLE;
     }
-    enum frame_status st = frame_time(budget, frame_step, check_step, &f, out, why, whylen);
+    enum frame_status st = FRAME_FAILED;
+    if (set_up(&f, why, whylen) == 0)
+        st = frame_time(budget, frame_step, check_step, &f, out, why, whylen);
     free(f.pixels);
+    cedar_demo_session_close(f.session);
+    cedar_demo_plan_free(&f.plan);
     cedar_dev_destroy(f.dev);
     return st;
 }

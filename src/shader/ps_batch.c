@@ -1,0 +1,626 @@
+/* The pixel shader over many pixels at once (cedar/shader.h: eg_ps_batch_*):
+ * the program is decoded once (CF instructions, ALU groups with their slots,
+ * sources, literals and kcache constants), then every instruction runs for
+ * all the batch's pixels before the next one, with the registers stored as
+ * structure of arrays, as the hardware runs a wavefront.
+ *
+ * Each pixel gets exactly what eg_run_ps (interp.c) gives it: the same
+ * group semantics (all sources read before any write; PV / PS forwarding),
+ * the same operations in the same order (eg_alu_eval per pixel, the INTERP
+ * and DOT4 formulas of interp.c), the same OMOD / CLAMP.  Only straight-line
+ * programs are taken (ALU clauses, colour exports, NOP): anything with
+ * control flow, fetches, relative addressing, depth exports or an
+ * instruction the interpreter would refuse is left to eg_run_ps, which runs
+ * it or reports the exact fault. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "eg_regs.h"
+#include "interp.h"
+#include "isa.h"
+
+#define NGPR 128
+#define MAX_STEPS 100000
+#define N EG_PS_BATCH_MAX
+
+enum src_kind { SRC_GPR, SRC_VALUE, SRC_PV, SRC_PS };
+
+struct bsrc {
+    uint8_t kind, chan;
+    uint16_t gpr;
+    bool abs, neg;
+    uint32_t value;         /* SRC_VALUE: after ABS / NEG */
+    unsigned sel;
+};
+
+enum slot_kind { SLOT_EVAL, SLOT_REDUCE, SLOT_INTERP, SLOT_LOAD_P };
+
+struct bslot {
+    bool used, op3;
+    uint8_t kind;
+    unsigned op, nsrc;
+    struct bsrc src[3];
+    unsigned param;         /* INTERP / LOAD_P: parameter index */
+    unsigned comp;          /* INTERP: component; LOAD_P: channel */
+    int odd, even;          /* INTERP: the slots holding I and J */
+    bool write, update_exec;
+    unsigned dst_gpr, dst_chan, omod;
+    bool clamp;
+};
+
+struct bgroup {
+    struct bslot s[EG_NSLOTS];
+};
+
+struct bexport {
+    unsigned gpr, base, burst;
+    unsigned sel[4];
+};
+
+enum step_kind { STEP_GROUP, STEP_EXPORT };
+struct bstep {
+    uint8_t kind;
+    unsigned index;
+};
+
+struct eg_ps_batch {
+    struct bgroup *groups;
+    unsigned ngroups, cap_groups;
+    struct bexport *exports;
+    unsigned nexports, cap_exports;
+    struct bstep *steps;
+    unsigned nsteps, cap_steps;
+    unsigned nregs;             /* GPRs the program or its inputs touch */
+    unsigned max_param;         /* parameters read: 1 + highest index, 0 none */
+    /* per run */
+    unsigned n;
+    uint32_t (*gpr)[4][N];
+    uint32_t pv[4][N], ps[N];
+    uint32_t src[EG_NSLOTS][3][N];
+    uint32_t res[EG_NSLOTS][N];
+    bool int_result[EG_NSLOTS][N];
+    uint8_t color_mask;
+    uint32_t color[8][4][N];
+    bool killed[N];
+};
+
+static void *grow(void *p, unsigned *cap, unsigned need, size_t size)
+{
+    if (need <= *cap)
+        return p;
+    unsigned c = *cap ? *cap * 2 : 8;
+    while (c < need)
+        c *= 2;
+    void *q = realloc(p, (size_t)c * size);
+    if (q)
+        *cap = c;
+    return q;
+}
+
+static bool add_step(struct eg_ps_batch *b, enum step_kind kind, unsigned index)
+{
+    struct bstep *s = grow(b->steps, &b->cap_steps, b->nsteps + 1, sizeof *s);
+    if (!s)
+        return false;
+    b->steps = s;
+    s[b->nsteps++] = (struct bstep){(uint8_t)kind, index};
+    return true;
+}
+
+static void use_reg(struct eg_ps_batch *b, unsigned gpr)
+{
+    if (gpr + 1 > b->nregs)
+        b->nregs = gpr + 1;
+}
+
+struct kcache {
+    unsigned bank, addr, mode;
+};
+
+/* A kcache constant as read_kcache reads it; false when that would fault. */
+static bool kcache_value(const struct eg_shader_env *env, const struct kcache *kc, unsigned idx, unsigned chan,
+                         uint32_t *out)
+{
+    unsigned size = kc->mode == V_SQ_KCACHE_MODE__LOCK_1 ? 16 : 32;
+    if (kc->mode == V_SQ_KCACHE_MODE__NOP || kc->mode == V_SQ_KCACHE_MODE__LOCK_LOOP_INDEX || idx >= size ||
+        !env->constant)
+        return false;
+    uint32_t v[4];
+    char msg[120];
+    if (env->constant(env->ctx, kc->bank, kc->addr * 16 + idx, v, msg, sizeof msg))
+        return false;
+    *out = v[chan];
+    return true;
+}
+
+/* One source, as read_src resolves it. */
+static bool decode_src(struct eg_ps_batch *b, const struct eg_shader_env *env, const struct kcache kc[4],
+                       unsigned sel, unsigned chan, bool rel, bool abs, bool neg, const uint32_t *lit,
+                       unsigned nlit, struct bsrc *out)
+{
+    static const unsigned kbase[4] = {V_SQ_ALU_SRC__KCACHE0_BASE, V_SQ_ALU_SRC__KCACHE1_BASE,
+                                      V_SQ_ALU_SRC__KCACHE2_BASE, V_SQ_ALU_SRC__KCACHE3_BASE};
+    memset(out, 0, sizeof *out);
+    out->sel = sel;
+    out->chan = (uint8_t)chan;
+    out->abs = abs;
+    out->neg = neg;
+    out->kind = SRC_VALUE;
+    if (rel)
+        return false;
+    uint32_t v = 0;
+    if (sel < V_SQ_ALU_SRC__GPR_COUNT) {
+        out->kind = SRC_GPR;
+        out->gpr = (uint16_t)sel;
+        use_reg(b, sel);
+        return true;
+    }
+    for (unsigned k = 0; k < 4; k++)
+        if (sel >= kbase[k] && sel < kbase[k] + V_SQ_ALU_SRC__KCACHE_SIZE) {
+            if (!kcache_value(env, &kc[k], sel - kbase[k], chan, &v))
+                return false;
+            goto value;
+        }
+    switch (sel) {
+    case V_SQ_ALU_SRC__ZERO: v = 0; goto value;
+    case V_SQ_ALU_SRC__ONE: v = eg_f2u(1.0f); goto value;
+    case V_SQ_ALU_SRC__HALF: v = eg_f2u(0.5f); goto value;
+    case V_SQ_ALU_SRC__ONE_INT: v = 1; goto value;
+    case V_SQ_ALU_SRC__M_ONE_INT: v = 0xFFFFFFFFu; goto value;
+    case V_SQ_ALU_SRC__PV: out->kind = SRC_PV; return true;
+    case V_SQ_ALU_SRC__PS: out->kind = SRC_PS; return true;
+    case V_SQ_ALU_SRC__LITERAL:
+        if (chan >= nlit)
+            return false;
+        v = lit[chan];
+        goto value;
+    default:
+        break;
+    }
+    if (sel >= V_SQ_ALU_SRC__PARAM_BASE && sel < V_SQ_ALU_SRC__PARAM_BASE + V_SQ_ALU_SRC__PARAM_COUNT) {
+        v = 0;
+        goto value;
+    }
+    return false;
+value:
+    if (abs)
+        v &= 0x7FFFFFFFu;
+    if (neg)
+        v ^= 0x80000000u;
+    out->value = v;
+    return true;
+}
+
+static bool is_interp(unsigned op)
+{
+    return op == V_SQ_ALU_OP2__INTERP_XY || op == V_SQ_ALU_OP2__INTERP_ZW || op == V_SQ_ALU_OP2__INTERP_X ||
+           op == V_SQ_ALU_OP2__INTERP_Z;
+}
+
+static bool need_param(struct eg_ps_batch *b, unsigned sel, unsigned *param)
+{
+    if (sel < V_SQ_ALU_SRC__PARAM_BASE || sel - V_SQ_ALU_SRC__PARAM_BASE >= V_SQ_ALU_SRC__PARAM_COUNT)
+        return false;
+    *param = sel - V_SQ_ALU_SRC__PARAM_BASE;
+    if (*param + 1 > b->max_param)
+        b->max_param = *param + 1;
+    return true;
+}
+
+/* The slots of a decoded group: what exec_group would compute, checked now. */
+static bool finish_group(struct eg_ps_batch *b, struct bgroup *g)
+{
+    struct bslot *s = g->s;
+    for (int k = 0; k < EG_NSLOTS; k++) {
+        struct bslot *sl = &s[k];
+        if (!sl->used)
+            continue;
+        unsigned op = sl->op;
+        if (!sl->op3 && (op == V_SQ_ALU_OP2__DOT4 || op == V_SQ_ALU_OP2__DOT4_IEEE || op == V_SQ_ALU_OP2__MAX4)) {
+            for (int v = 0; v < 4; v++)
+                if (!s[v].used || s[v].op3 || s[v].op != op)
+                    return false;
+            if (k == EG_SLOT_T)
+                return false;
+            sl->kind = SLOT_REDUCE;
+        } else if (!sl->op3 && is_interp(op)) {
+            unsigned comp, pair;
+            switch (op) {
+            case V_SQ_ALU_OP2__INTERP_XY: comp = k < 2 ? (unsigned)k : 1; pair = k < 2 ? (unsigned)k : 1; break;
+            case V_SQ_ALU_OP2__INTERP_ZW: comp = k < 2 ? 2 : (unsigned)k; pair = k < 2 ? 0 : (unsigned)k - 2; break;
+            case V_SQ_ALU_OP2__INTERP_X: comp = 0; pair = 0; break;
+            default: comp = 2; pair = 1; break;
+            }
+            if (k == EG_SLOT_T)
+                return false;
+            const struct bslot *even = &s[2 * pair], *odd = &s[2 * pair + 1];
+            if (!even->used || !odd->used || even->op != op || odd->op != op)
+                return false;
+            if (!need_param(b, sl->src[1].sel, &sl->param))
+                return false;
+            sl->kind = SLOT_INTERP;
+            sl->comp = comp;
+            sl->even = (int)(2 * pair);
+            sl->odd = (int)(2 * pair + 1);
+        } else if (!sl->op3 && (op == V_SQ_ALU_OP2__INTERP_LOAD_P0 || op == V_SQ_ALU_OP2__INTERP_LOAD_P10 ||
+                                op == V_SQ_ALU_OP2__INTERP_LOAD_P20)) {
+            if (!need_param(b, sl->src[0].sel, &sl->param))
+                return false;
+            sl->kind = SLOT_LOAD_P;
+            sl->comp = sl->src[0].chan;
+        } else {
+            /* the opcode must be one eg_alu_eval models, and must not
+             * change the execute mask (that is control flow) */
+            uint32_t zero[3] = {0, 0, 0}, r;
+            struct alu_effects fx = {0};
+            if (eg_alu_eval(sl->op3, op, zero, &r, &fx))
+                return false;
+            if (fx.is_pred && !sl->op3 && sl->update_exec)
+                return false;
+            sl->kind = SLOT_EVAL;
+        }
+    }
+    return true;
+}
+
+/* An ALU clause, grouped as run_alu_clause groups it. */
+static bool decode_alu_clause(struct eg_ps_batch *b, const struct eg_program *p, const struct eg_shader_env *env,
+                              const struct kcache kc[4], size_t addr, unsigned nslots)
+{
+    const uint32_t *dw = p->dw;
+    size_t start = 2 * addr, end = start + 2 * (size_t)nslots;
+    if (end > p->ndw)
+        return false;
+    size_t i = start;
+    while (i < end) {
+        struct bgroup g;
+        memset(&g, 0, sizeof g);
+        uint32_t w0s[EG_NSLOTS], w1s[EG_NSLOTS];
+        unsigned nlit = 0;
+        bool last = false;
+        while (!last) {
+            if (i >= end)
+                return false;
+            uint32_t w0 = dw[i], w1 = dw[i + 1];
+            i += 2;
+            last = G_SQ_ALU_WORD0__LAST(w0);
+            bool op3 = eg_alu_is_op3(w1);
+            unsigned op = eg_alu_opcode(w1);
+            const struct eg_alu_op_info *info = eg_alu_op_info(op3, op);
+            if (!info)
+                return false;
+            unsigned chan = G_SQ_ALU_WORD1_OP2__DST_CHAN(w1);
+            int k = (!(info->slots & EG_SLOT_VEC) || g.s[chan].used) ? EG_SLOT_T : (int)chan;
+            if (g.s[k].used || (k == EG_SLOT_T && !(info->slots & EG_SLOT_TRANS)))
+                return false;
+            g.s[k].used = true;
+            g.s[k].op3 = op3;
+            g.s[k].op = op;
+            g.s[k].nsrc = info->nsrc < 3 ? info->nsrc : 3;
+            w0s[k] = w0;
+            w1s[k] = w1;
+            for (int n = 0; n < 3; n++) {
+                unsigned sel = n == 0 ? G_SQ_ALU_WORD0__SRC0_SEL(w0) : n == 1 ? G_SQ_ALU_WORD0__SRC1_SEL(w0)
+                                                                            : G_SQ_ALU_WORD1_OP3__SRC2_SEL(w1);
+                unsigned c = n == 0 ? G_SQ_ALU_WORD0__SRC0_CHAN(w0) : n == 1 ? G_SQ_ALU_WORD0__SRC1_CHAN(w0)
+                                                                           : G_SQ_ALU_WORD1_OP3__SRC2_CHAN(w1);
+                if ((n < 2 || op3) && n < info->nsrc && sel == V_SQ_ALU_SRC__LITERAL && c + 1 > nlit)
+                    nlit = c + 1;
+            }
+        }
+        unsigned nlit_dw = (nlit + 1) & ~1u;
+        if (i + nlit_dw > end)
+            return false;
+        const uint32_t *lit = dw + i;
+        i += nlit_dw;
+        for (int k = 0; k < EG_NSLOTS; k++) {
+            struct bslot *sl = &g.s[k];
+            if (!sl->used)
+                continue;
+            uint32_t w0 = w0s[k], w1 = w1s[k];
+            unsigned sel[3] = {G_SQ_ALU_WORD0__SRC0_SEL(w0), G_SQ_ALU_WORD0__SRC1_SEL(w0), G_SQ_ALU_WORD1_OP3__SRC2_SEL(w1)};
+            unsigned chan[3] = {G_SQ_ALU_WORD0__SRC0_CHAN(w0), G_SQ_ALU_WORD0__SRC1_CHAN(w0), G_SQ_ALU_WORD1_OP3__SRC2_CHAN(w1)};
+            bool rel[3] = {G_SQ_ALU_WORD0__SRC0_REL(w0), G_SQ_ALU_WORD0__SRC1_REL(w0), G_SQ_ALU_WORD1_OP3__SRC2_REL(w1)};
+            bool neg[3] = {G_SQ_ALU_WORD0__SRC0_NEG(w0), G_SQ_ALU_WORD0__SRC1_NEG(w0), G_SQ_ALU_WORD1_OP3__SRC2_NEG(w1)};
+            bool abs[3] = {!sl->op3 && G_SQ_ALU_WORD1_OP2__SRC0_ABS(w1), !sl->op3 && G_SQ_ALU_WORD1_OP2__SRC1_ABS(w1), false};
+            for (unsigned n = 0; n < sl->nsrc; n++)
+                if (!decode_src(b, env, kc, sel[n], chan[n], rel[n], abs[n], neg[n], lit, nlit, &sl->src[n]))
+                    return false;
+            if (!sl->op3 && G_SQ_ALU_WORD0__INDEX_MODE(w0) && (rel[0] || rel[1] || G_SQ_ALU_WORD1_OP2__DST_REL(w1)))
+                return false;
+            sl->write = sl->op3 || G_SQ_ALU_WORD1_OP2__WRITE_MASK(w1);
+            if (sl->write && G_SQ_ALU_WORD1_OP2__DST_REL(w1))
+                return false;
+            sl->dst_gpr = G_SQ_ALU_WORD1_OP2__DST_GPR(w1);
+            sl->dst_chan = G_SQ_ALU_WORD1_OP2__DST_CHAN(w1);
+            if (sl->write)
+                use_reg(b, sl->dst_gpr);
+            sl->omod = sl->op3 ? 0 : G_SQ_ALU_WORD1_OP2__OMOD(w1);
+            sl->clamp = G_SQ_ALU_WORD1_OP2__CLAMP(w1);
+            sl->update_exec = !sl->op3 && G_SQ_ALU_WORD1_OP2__UPDATE_EXECUTE_MASK(w1);
+        }
+        if (!finish_group(b, &g))
+            return false;
+        struct bgroup *gs = grow(b->groups, &b->cap_groups, b->ngroups + 1, sizeof *gs);
+        if (!gs)
+            return false;
+        b->groups = gs;
+        gs[b->ngroups] = g;
+        if (!add_step(b, STEP_GROUP, b->ngroups++))
+            return false;
+    }
+    return true;
+}
+
+static bool decode_export(struct eg_ps_batch *b, uint32_t w0, uint32_t w1)
+{
+    struct bexport e = {
+        .gpr = G_SQ_CF_ALLOC_EXPORT_WORD0__RW_GPR(w0),
+        .base = G_SQ_CF_ALLOC_EXPORT_WORD0__ARRAY_BASE(w0),
+        .burst = G_SQ_CF_ALLOC_EXPORT_WORD1_SWIZ__BURST_COUNT(w1),
+        .sel = {G_SQ_CF_ALLOC_EXPORT_WORD1_SWIZ__SEL_X(w1), G_SQ_CF_ALLOC_EXPORT_WORD1_SWIZ__SEL_Y(w1),
+                G_SQ_CF_ALLOC_EXPORT_WORD1_SWIZ__SEL_Z(w1), G_SQ_CF_ALLOC_EXPORT_WORD1_SWIZ__SEL_W(w1)},
+    };
+    if (G_SQ_CF_ALLOC_EXPORT_WORD0__TYPE(w0) != V_SQ_EXPORT_TYPE__PIXEL || G_SQ_CF_ALLOC_EXPORT_WORD0__RW_REL(w0))
+        return false;
+    for (unsigned k = 0; k <= e.burst; k++)
+        if (e.gpr + k >= NGPR || e.base + k >= V_SQ_EXPORT_ARRAY_BASE__PIXEL_MRT_COUNT || e.base + k >= 8)
+            return false; /* depth and the rest: eg_run_ps */
+    use_reg(b, e.gpr + e.burst);
+    struct bexport *es = grow(b->exports, &b->cap_exports, b->nexports + 1, sizeof *es);
+    if (!es)
+        return false;
+    b->exports = es;
+    es[b->nexports] = e;
+    return add_step(b, STEP_EXPORT, b->nexports++);
+}
+
+struct eg_ps_batch *eg_ps_batch_new(const struct eg_program *ps, const struct eg_shader_env *env,
+                                    unsigned input_gprs)
+{
+    struct eg_ps_batch *b = calloc(1, sizeof *b);
+    if (!b)
+        return NULL;
+    if (input_gprs)
+        use_reg(b, input_gprs - 1);
+    struct kcache kc[4];
+    uint32_t ext_w0 = 0, ext_w1 = 0;
+    bool have_ext = false;
+    size_t pc = 0;
+    for (unsigned steps = 0;; steps++) {
+        if (steps >= MAX_STEPS || 2 * pc + 2 > ps->ndw)
+            goto refuse;
+        uint32_t w0 = ps->dw[2 * pc], w1 = ps->dw[2 * pc + 1];
+        enum eg_cf_form form = eg_cf_form_of(w1);
+        bool eop = false;
+        if (form == EG_CF_ALU) {
+            unsigned inst = G_SQ_CF_ALU_WORD1__CF_INST(w1);
+            if (inst == V_SQ_CF_ALU_INST__ALU_EXTENDED) {
+                ext_w0 = w0, ext_w1 = w1, have_ext = true;
+                pc++;
+                continue;
+            }
+            if (inst != V_SQ_CF_ALU_INST__ALU || G_SQ_CF_ALU_WORD1__ALT_CONST(w1))
+                goto refuse;
+            kc[0] = (struct kcache){G_SQ_CF_ALU_WORD0__KCACHE_BANK0(w0), G_SQ_CF_ALU_WORD1__KCACHE_ADDR0(w1),
+                                    G_SQ_CF_ALU_WORD0__KCACHE_MODE0(w0)};
+            kc[1] = (struct kcache){G_SQ_CF_ALU_WORD0__KCACHE_BANK1(w0), G_SQ_CF_ALU_WORD1__KCACHE_ADDR1(w1),
+                                    G_SQ_CF_ALU_WORD1__KCACHE_MODE1(w1)};
+            kc[2].mode = kc[3].mode = V_SQ_KCACHE_MODE__NOP;
+            if (have_ext) {
+                kc[2] = (struct kcache){G_SQ_CF_ALU_WORD0_EXT__KCACHE_BANK2(ext_w0),
+                                        G_SQ_CF_ALU_WORD1_EXT__KCACHE_ADDR2(ext_w1),
+                                        G_SQ_CF_ALU_WORD0_EXT__KCACHE_MODE2(ext_w0)};
+                kc[3] = (struct kcache){G_SQ_CF_ALU_WORD0_EXT__KCACHE_BANK3(ext_w0),
+                                        G_SQ_CF_ALU_WORD1_EXT__KCACHE_ADDR3(ext_w1),
+                                        G_SQ_CF_ALU_WORD1_EXT__KCACHE_MODE3(ext_w1)};
+                have_ext = false;
+            }
+            if (!decode_alu_clause(b, ps, env, kc, G_SQ_CF_ALU_WORD0__ADDR(w0), G_SQ_CF_ALU_WORD1__COUNT(w1) + 1))
+                goto refuse;
+        } else if (form == EG_CF_EXPORT) {
+            unsigned inst = G_SQ_CF_ALLOC_EXPORT_WORD1_SWIZ__CF_INST(w1);
+            if (inst != V_SQ_CF_INST__EXPORT && inst != V_SQ_CF_INST__EXPORT_DONE)
+                goto refuse;
+            if (!decode_export(b, w0, w1))
+                goto refuse;
+            eop = G_SQ_CF_ALLOC_EXPORT_WORD1_SWIZ__END_OF_PROGRAM(w1);
+        } else {
+            if (G_SQ_CF_WORD1__CF_INST(w1) != V_SQ_CF_INST__NOP ||
+                G_SQ_CF_WORD1__COND(w1) != V_SQ_CF_COND__ACTIVE)
+                goto refuse;
+            eop = G_SQ_CF_WORD1__END_OF_PROGRAM(w1);
+        }
+        if (eop)
+            break;
+        pc++;
+    }
+    b->gpr = calloc(b->nregs ? b->nregs : 1, sizeof *b->gpr);
+    if (!b->gpr)
+        goto refuse;
+    return b;
+refuse:
+    eg_ps_batch_free(b);
+    return NULL;
+}
+
+void eg_ps_batch_free(struct eg_ps_batch *b)
+{
+    if (!b)
+        return;
+    free(b->groups);
+    free(b->exports);
+    free(b->steps);
+    free(b->gpr);
+    free(b);
+}
+
+void eg_ps_batch_begin(struct eg_ps_batch *b, unsigned n)
+{
+    b->n = n > N ? N : n;
+    memset(b->gpr, 0, (size_t)b->nregs * sizeof *b->gpr);
+    memset(b->pv, 0, sizeof b->pv);
+    memset(b->ps, 0, sizeof b->ps);
+}
+
+uint32_t *eg_ps_batch_gpr(struct eg_ps_batch *b, unsigned gpr, unsigned chan)
+{
+    return gpr < b->nregs && chan < 4 ? b->gpr[gpr][chan] : NULL;
+}
+
+static inline void read_lanes(const struct eg_ps_batch *b, const struct bsrc *s, uint32_t *out,
+                              const uint32_t (*pv)[N], const uint32_t *ps)
+{
+    unsigned n = b->n;
+    const uint32_t *from;
+    switch (s->kind) {
+    case SRC_VALUE:
+        for (unsigned l = 0; l < n; l++)
+            out[l] = s->value;
+        return;
+    case SRC_GPR: from = b->gpr[s->gpr][s->chan]; break;
+    case SRC_PV: from = pv[s->chan]; break;
+    default: from = ps; break;
+    }
+    uint32_t and = s->abs ? 0x7FFFFFFFu : 0xFFFFFFFFu, xor = s->neg ? 0x80000000u : 0;
+    for (unsigned l = 0; l < n; l++)
+        out[l] = (from[l] & and) ^ xor;
+}
+
+static void run_group(struct eg_ps_batch *b, const struct bgroup *g, const struct eg_ps_param *param)
+{
+    const struct bslot *s = g->s;
+    unsigned n = b->n;
+    /* sources, with PV / PS as the previous group left them */
+    for (int k = 0; k < EG_NSLOTS; k++)
+        if (s[k].used)
+            for (unsigned i = 0; i < s[k].nsrc; i++)
+                read_lanes(b, &s[k].src[i], b->src[k][i], (const uint32_t(*)[N])b->pv, b->ps);
+    for (int k = 0; k < EG_NSLOTS; k++) {
+        if (!s[k].used)
+            continue;
+        const struct bslot *sl = &s[k];
+        uint32_t *res = b->res[k];
+        bool *intr = b->int_result[k];
+        switch (sl->kind) {
+        case SLOT_REDUCE:
+            for (unsigned l = 0; l < n; l++) {
+                float acc = sl->op == V_SQ_ALU_OP2__MAX4 ? -INFINITY : 0.0f;
+                for (int v = 0; v < 4; v++) {
+                    float a = eg_u2f(b->src[v][0][l]), c = eg_u2f(b->src[v][1][l]);
+                    if (sl->op == V_SQ_ALU_OP2__MAX4)
+                        acc = a >= acc ? a : acc;
+                    else
+                        acc += sl->op == V_SQ_ALU_OP2__DOT4 ? eg_mul_legacy(a, c) : a * c;
+                }
+                res[l] = eg_f2u(acc);
+                intr[l] = false;
+            }
+            break;
+        case SLOT_INTERP: {
+            const struct eg_ps_param *p = &param[sl->param];
+            float p0 = p->p0[sl->comp], p10 = p->p10[sl->comp], p20 = p->p20[sl->comp];
+            const uint32_t *is = b->src[sl->odd][0], *js = b->src[sl->even][0];
+            for (unsigned l = 0; l < n; l++) {
+                res[l] = eg_f2u(p0 + eg_u2f(is[l]) * p10 + eg_u2f(js[l]) * p20);
+                intr[l] = false;
+            }
+            break;
+        }
+        case SLOT_LOAD_P: {
+            const struct eg_ps_param *p = &param[sl->param];
+            float v = sl->op == V_SQ_ALU_OP2__INTERP_LOAD_P0 ? p->p0[sl->comp]
+                      : sl->op == V_SQ_ALU_OP2__INTERP_LOAD_P10 ? p->p10[sl->comp] : p->p20[sl->comp];
+            for (unsigned l = 0; l < n; l++) {
+                res[l] = eg_f2u(v);
+                intr[l] = false;
+            }
+            break;
+        }
+        default:
+            for (unsigned l = 0; l < n; l++) {
+                uint32_t src[3] = {sl->nsrc > 0 ? b->src[k][0][l] : 0, sl->nsrc > 1 ? b->src[k][1][l] : 0,
+                                   sl->nsrc > 2 ? b->src[k][2][l] : 0};
+                struct alu_effects fx = {0};
+                eg_alu_eval(sl->op3, sl->op, src, &res[l], &fx); /* modelled: checked when decoded */
+                intr[l] = fx.int_result;
+                if (fx.kill)
+                    b->killed[l] = true;
+            }
+            break;
+        }
+        if (sl->omod || sl->clamp)
+            for (unsigned l = 0; l < n; l++) {
+                if (intr[l])
+                    continue;
+                float f = eg_u2f(res[l]);
+                if (sl->omod == V_SQ_ALU_OMOD__M2)
+                    f *= 2.0f;
+                else if (sl->omod == V_SQ_ALU_OMOD__M4)
+                    f *= 4.0f;
+                else if (sl->omod == V_SQ_ALU_OMOD__D2)
+                    f *= 0.5f;
+                if (sl->clamp)
+                    f = isnan(f) ? 0.0f : f < 0.0f ? 0.0f : f > 1.0f ? 1.0f : f;
+                res[l] = eg_f2u(f);
+            }
+    }
+    for (int k = 0; k < EG_NSLOTS; k++) {
+        if (!s[k].used)
+            continue;
+        if (s[k].write)
+            memcpy(b->gpr[s[k].dst_gpr][s[k].dst_chan], b->res[k], n * sizeof(uint32_t));
+        memcpy(k == EG_SLOT_T ? b->ps : b->pv[k], b->res[k], n * sizeof(uint32_t));
+    }
+}
+
+static void run_export(struct eg_ps_batch *b, const struct bexport *e)
+{
+    unsigned n = b->n;
+    for (unsigned k = 0; k <= e->burst; k++) {
+        unsigned a = e->base + k;
+        b->color_mask |= (uint8_t)(1u << a);
+        for (int c = 0; c < 4; c++) {
+            uint32_t *dst = b->color[a][c];
+            unsigned sel = e->sel[c];
+            if (sel <= V_SQ_INST_SEL__W)
+                memcpy(dst, b->gpr[e->gpr + k][sel], n * sizeof(uint32_t));
+            else if (sel == V_SQ_INST_SEL__ZERO || sel == V_SQ_INST_SEL__ONE)
+                for (unsigned l = 0; l < n; l++)
+                    dst[l] = eg_f2u(sel == V_SQ_INST_SEL__ONE ? 1.0f : 0.0f);
+            /* MASK: not written */
+        }
+    }
+}
+
+int eg_ps_batch_run(struct eg_ps_batch *b, const struct eg_ps_param *param, unsigned nparam)
+{
+    if (b->max_param > nparam)
+        return 1; /* eg_run_ps reports the missing parameter */
+    b->color_mask = 0;
+    memset(b->color, 0, sizeof b->color);
+    memset(b->killed, 0, sizeof b->killed);
+    for (unsigned i = 0; i < b->nsteps; i++) {
+        if (b->steps[i].kind == STEP_GROUP)
+            run_group(b, &b->groups[b->steps[i].index], param);
+        else
+            run_export(b, &b->exports[b->steps[i].index]);
+    }
+    return 0;
+}
+
+uint8_t eg_ps_batch_color_mask(const struct eg_ps_batch *b)
+{
+    return b->color_mask;
+}
+
+const uint32_t *eg_ps_batch_color(const struct eg_ps_batch *b, unsigned target, unsigned chan)
+{
+    return target < 8 && chan < 4 ? b->color[target][chan] : NULL;
+}
+
+const bool *eg_ps_batch_killed(const struct eg_ps_batch *b)
+{
+    return b->killed;
+}
