@@ -293,6 +293,7 @@ int cb_target_init(const struct vc_render *r, struct cb_target *t, unsigned i, u
     t->samples = samples;
     t->blend_clamp = G_CB_COLOR_INFO__BLEND_CLAMP(info);
     t->round_truncate = G_CB_COLOR_INFO__ROUND_MODE(info);
+    t->export_16bpc = G_CB_COLOR_INFO__SOURCE_FORMAT(info) == V_CB_SOURCE_FORMAT__EXPORT_4C_16BPC;
     t->clear_word[0] = i < 8 ? vc_reg(regs, REG_CB_COLOR_CLEAR_WORD0(i)) : 0;
     t->clear_word[1] = i < 8 ? vc_reg(regs, REG_CB_COLOR_CLEAR_WORD1(i)) : 0;
 
@@ -699,10 +700,12 @@ static void masked_element(const struct cb_target *t, const float rgba[4], const
 }
 
 void cb_write(struct cb_target *t, const float cst[4], unsigned x, unsigned y, uint32_t coverage,
-              const float rgba[4])
+              const float exported[4])
 {
     if (x >= t->width || y >= t->height || t->write_mask == 0)
         return;
+    float rgba[4];
+    cb_export_convert(t, exported, rgba);
     uint32_t all = (t->samples >= 32 ? 0xFFFFFFFFu : (1u << t->samples) - 1u);
     coverage &= all;
     if (!coverage)

@@ -72,6 +72,7 @@ struct cb_target {
     unsigned write_mask;          /* CB_TARGET_MASK & CB_SHADER_MASK nibble (RGBA) */
     bool blend_clamp;
     bool round_truncate;          /* CB_COLOR*_INFO.ROUND_MODE */
+    bool export_16bpc;            /* CB_COLOR*_INFO.SOURCE_FORMAT is EXPORT_4C_16BPC */
     unsigned per_run;             /* elements per cedar_tile_micro run */
     struct cb_addr_cache *ac;     /* -> ac_store (written through const targets) */
     struct cb_addr_cache ac_store;
@@ -113,6 +114,10 @@ uint32_t cb_fmask_read(const struct cb_target *t, unsigned x, unsigned y);
 /* Where sample plane `plane` of pixel (x, y) is stored (through the
  * target's micro-tile address cache; the same as cedar_tile_addr). */
 uint8_t *cb_plane_ptr(const struct cb_target *t, unsigned x, unsigned y, unsigned plane);
+
+/* The exported colour as the CB receives it: through half floats (rounded
+ * toward zero) when the target asks for a 16-bit export (export.c). */
+void cb_export_convert(const struct cb_target *t, const float in[4], float out[4]);
 
 /* Pack / unpack one element of the target's format. */
 void cb_pack(const struct cb_target *t, const float rgba[4], uint8_t *out);
