@@ -303,6 +303,7 @@ int cb_target_init(struct vc_render *r, struct cb_target *t, unsigned i, unsigne
     t->samples = samples;
     t->blend_clamp = G_CB_COLOR_INFO__BLEND_CLAMP(info);
     t->round_truncate = G_CB_COLOR_INFO__ROUND_MODE(info);
+    t->export_16bpc = G_CB_COLOR_INFO__SOURCE_FORMAT(info) == V_CB_SOURCE_FORMAT__EXPORT_4C_16BPC;
     t->clear_word[0] = i < 8 ? vc_reg(regs, REG_CB_COLOR_CLEAR_WORD0(i)) : 0;
     t->clear_word[1] = i < 8 ? vc_reg(regs, REG_CB_COLOR_CLEAR_WORD1(i)) : 0;
 
@@ -327,7 +328,11 @@ int cb_target_init(struct vc_render *r, struct cb_target *t, unsigned i, unsigne
     s.bankh = 1u << G_CB_COLOR_ATTRIB__BANK_HEIGHT(attrib);
     s.mtilea = 1u << G_CB_COLOR_ATTRIB__MACRO_TILE_ASPECT(attrib);
     s.tiling = r->tiling;
-    s.tiling.banks = 2u << G_CB_COLOR_ATTRIB__NUM_BANKS(attrib);
+    /* NUM_BANKS only means something to a 2D-tiled surface: bare-metal
+     * linear buffers leave it 0 (eg.cmds.0.bin's CB0), which would read
+     * as an impossible 2 banks; keep the device's bank count for them. */
+    if (s.mode == CEDAR_MODE_2D_THIN)
+        s.tiling.banks = 2u << G_CB_COLOR_ATTRIB__NUM_BANKS(attrib);
     if (s.mode != CEDAR_MODE_2D_THIN) {
         s.tile_split = 0;
         s.bankw = s.bankh = s.mtilea = 1;
@@ -342,7 +347,11 @@ int cb_target_init(struct vc_render *r, struct cb_target *t, unsigned i, unsigne
                        (unsigned long long)base, (unsigned long long)t->map.size);
     t->ac = &t->ac_store;
     t->ac->mx = t->ac->my = -1;
-    t->per_run = t->map.run_bytes && t->map.run_bytes % t->bpe == 0 ? t->map.run_bytes / t->bpe : 0;
+    /* Linear surfaces have no micro-tile runs (cedar_tile_micro returns none):
+     * per_run 0 sends every access through cedar_tile_addr. */
+    t->per_run = s.mode != CEDAR_MODE_LINEAR_ALIGNED && t->map.run_bytes && t->map.run_bytes % t->bpe == 0
+                     ? t->map.run_bytes / t->bpe
+                     : 0;
     t->ctab = t->per_run ? render_addr_table(r, &t->map) : NULL;
 
     t->fmask_on = samples > 1 && G_CB_COLOR_INFO__COMPRESSION(info) && i < 8;
@@ -726,10 +735,12 @@ static void masked_element(const struct cb_target *t, const float rgba[4], const
 }
 
 void cb_write(struct cb_target *t, const float cst[4], unsigned x, unsigned y, uint32_t coverage,
-              const float rgba[4])
+              const float exported[4])
 {
     if (x >= t->width || y >= t->height || t->write_mask == 0)
         return;
+    float rgba[4];
+    cb_export_convert(t, exported, rgba);
     uint32_t all = (t->samples >= 32 ? 0xFFFFFFFFu : (1u << t->samples) - 1u);
     coverage &= all;
     if (!coverage)

@@ -107,6 +107,7 @@ struct cb_target {
     unsigned write_mask;          /* CB_TARGET_MASK & CB_SHADER_MASK nibble (RGBA) */
     bool blend_clamp;
     bool round_truncate;          /* CB_COLOR*_INFO.ROUND_MODE */
+    bool export_16bpc;            /* CB_COLOR*_INFO.SOURCE_FORMAT is EXPORT_4C_16BPC */
     unsigned per_run;             /* elements per cedar_tile_micro run */
     struct addr_table *ctab, *ftab;   /* kept address tables of the colour / FMask layout, or NULL */
     struct cb_addr_cache *ac;     /* -> ac_store (written through const targets) */
@@ -168,6 +169,10 @@ static inline uint8_t *cb_plane_ptr(const struct cb_target *t, unsigned x, unsig
     }
     return cb_plane_ptr_slow(t, x, y, plane);
 }
+
+/* The exported colour as the CB receives it: through half floats (rounded
+ * toward zero) when the target asks for a 16-bit export (export.c). */
+void cb_export_convert(const struct cb_target *t, const float in[4], float out[4]);
 
 /* Pack / unpack one element of the target's format. */
 void cb_pack(const struct cb_target *t, const float rgba[4], uint8_t *out);
