@@ -9,6 +9,7 @@
 
 #include "cedar/layout.h"
 #include "cedar/render.h"
+#include "cedar/shader.h"
 #include "cedar/tiling.h"
 
 #define RS_MAX_SAMPLES 8
@@ -23,6 +24,7 @@ struct vc_render {
     void *shade;                 /* the default stages' state (shade.c) */
     struct addr_table *tables[RENDER_ADDR_TABLES]; /* addr_table.c */
     unsigned next_table;
+    unsigned threads;            /* vc_render_set_threads; 0: one per online CPU */
 };
 
 /* ---- address tables kept across draws (addr_table.c) ---------------------- */
@@ -59,9 +61,14 @@ bool render_shade_batched(const struct vc_render *r);
 uint32_t render_shade_baryc_needed(const struct vc_render *r);
 /* Shade in[0 .. n-1] (n <= EG_PS_BATCH_MAX) into out[]; *done: how many
  * outputs are valid (all of them when it returns 0). */
-int render_shade_pixels(struct vc_render *r, const struct vc_regs *regs, const struct vc_mem *mem,
-                        const struct vc_prim_inputs *prim, const struct vc_pixel_in *in, unsigned n,
-                        struct vc_pixel_out *out, unsigned *done, struct vc_draw_err *err);
+int render_shade_pixels(struct vc_render *r, struct eg_ps_batch *b, const struct vc_regs *regs,
+                        const struct vc_mem *mem, const struct vc_prim_inputs *prim,
+                        const struct vc_pixel_in *in, unsigned n, struct vc_pixel_out *out, unsigned *done,
+                        struct vc_draw_err *err);
+/* The draw's decoded pixel shader (owned by the stage), and another copy
+ * for one more thread (the caller frees it with eg_ps_batch_free). */
+struct eg_ps_batch *render_shade_batch(struct vc_render *r);
+struct eg_ps_batch *render_shade_batch_copy(struct vc_render *r);
 
 int rs_fail(struct vc_draw_err *err, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
@@ -201,6 +208,9 @@ struct rs_state {
     int sample_dx[RS_MAX_SAMPLES], sample_dy[RS_MAX_SAMPLES]; /* 1/16 pixel from centre */
     uint8_t aa_mask[4];            /* PA_SC_AA_MASK per quad position */
     bool per_sample;               /* PA_SC_MODE_CNTL_1.PS_ITER_SAMPLE */
+    /* Only block rows (8 pixels) with (y / 8) % row_step == row_phase are
+     * scanned (one thread's share; 0 or 1: all). */
+    unsigned row_step, row_phase;
     float point_half[2];           /* point half-size in pixels (x, y) */
     float line_half;               /* line half-width in pixels */
 };
