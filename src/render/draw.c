@@ -253,7 +253,7 @@ static int on_pixel(void *ctx, const struct rs_pixel *px)
 static int on_block(void *ctx, int x, int y)
 {
     struct draw_ctx *d = ctx;
-    return cb_resolve_cleared_tile(&d->cb[0], &d->cb[1], (unsigned)x, (unsigned)y);
+    return cb_resolve_tile(&d->cb[0], &d->cb[1], (unsigned)x, (unsigned)y);
 }
 
 /* ---- primitives ------------------------------------------------------------------ */

@@ -131,6 +131,29 @@ static inline void cb_copy_el(void *dst, const void *src, unsigned bpe)
         memcpy(dst, src, bpe);
 }
 
+/* Bit s of a byte moved to bit 4s (one FMask plane's bits to nibbles). */
+static inline uint32_t cb_spread_nibbles(unsigned bits)
+{
+    uint32_t x = bits & 0xFFu;
+    x = (x | x << 12) & 0x000F000Fu;
+    x = (x | x << 6) & 0x03030303u;
+    x = (x | x << 3) & 0x11111111u;
+    return x;
+}
+
+/* The fragment index of every sample of a pixel, 4 bits each, from its
+ * FMask planes: bit plane p starts at bit bit0[p] of fmask[byte[p]].  An
+ * index with no colour plane behind it (only EQAA makes those) is taken
+ * modulo the sample count (a power of two): every nibble masked. */
+static inline uint32_t cb_fmask_frags(const uint8_t *fmask, const uint32_t *byte, const uint8_t *bit0,
+                                      unsigned planes, unsigned samples)
+{
+    uint32_t smask = (1u << samples) - 1u, v = 0;
+    for (unsigned p = 0; p < planes; p++)
+        v |= cb_spread_nibbles((fmask[byte[p]] >> bit0[p]) & smask) << p;
+    return v & (cb_spread_nibbles(smask) * (samples - 1u));
+}
+
 /* Read the registers of CB_COLOR<i> into t, with `samples` samples per pixel,
  * mapping its memory (and its FMask / CMask when enabled).  Returns 0, 1 when
  * the target is disabled (format INVALID), -1 with err on a bad setting. */
@@ -263,5 +286,10 @@ void cb_resolve_pixel(const struct cb_target *src, struct cb_target *dst, unsign
  * fast-cleared: dst gets the clear colour without reading a sample.
  * Returns 1 when done, 0 when the tile needs the per-pixel path. */
 int cb_resolve_cleared_tile(const struct cb_target *src, struct cb_target *dst, unsigned x, unsigned y);
+/* The 8x8 tile at (x, y) (multiples of 8) as cb_resolve_pixel would do its
+ * pixels: fast-cleared tiles as above, FMask-compressed 8-bit tiles a pixel
+ * at a time through the kept address tables.  1 when done, 0 when the tile
+ * needs the per-pixel path. */
+int cb_resolve_tile(const struct cb_target *src, struct cb_target *dst, unsigned x, unsigned y);
 
 #endif
