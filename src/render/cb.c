@@ -604,11 +604,15 @@ void cb_tile_expand(struct cb_target *t, unsigned x, unsigned y)
     uint8_t clear_bits = (uint8_t)(((1u << t->samples) - 1u) & 0xFFu);
     if (t->fmask_on && c->ctile && c->ftile && x0 + 8 <= t->width && y0 + 8 <= t->height) {
         /* the same stores through the tile's kept addresses */
+        const struct color_tile *ct = c->ctile;
+        const struct fmask_tile *ft = c->ftile;
+        unsigned planes = t->fplanes;
+        uint8_t *fmask = t->fmask;
         for (unsigned i = 0; i < 64; i++) {
             unsigned pi = t->map.pix_index[i];
-            cb_copy_el(t->mem + c->ctile->run[t->pix_run[pi]] + t->pix_off[pi], el, t->bpe);
-            for (unsigned p = 0; p < t->fplanes; p++)
-                t->fmask[c->ftile->byte[i][p]] &= (uint8_t)~(clear_bits << c->ftile->bit0[i][p]);
+            cb_copy_el(t->mem + ct->run[t->pix_run[pi]] + t->pix_off[pi], el, t->bpe);
+            for (unsigned p = 0; p < planes; p++)
+                fmask[ft->byte[i][p]] &= (uint8_t)~(clear_bits << ft->bit0[i][p]);
         }
         cmask_set(t, x, y, CMASK_COMPRESSED);
         c->expanded = true;
