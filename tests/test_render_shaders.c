@@ -72,6 +72,12 @@ static void fidelity_with_demo_shaders(void **state)
     assert_true(f.within1 * 10000 >= f.pixels * 9999ull);
     assert_true(f.edge_within2 * 100 >= f.edge_pixels * 99ull);
     assert_true(f.edge_pixels > 1000);
+    /* Measured minima since the half-float export and exact viewport snap
+     * (fidelity helper): no pixel off by more than 1, >= 99.98% exact. */
+    assert_true(f.max_diff <= 1);
+    assert_true(f.within1 == f.pixels);
+    assert_true(f.exact * 10000 >= f.pixels * 9998ull);
+    assert_true(f.edge_exact * 100 >= f.edge_pixels * 92ull);
     free(card);
     free(card_lin);
     free(mine);

@@ -146,6 +146,12 @@ static uint32_t to_int(float v, unsigned bits, bool is_signed)
 
 void cb_pack(const struct cb_target *t, const float rgba[4], uint8_t *out)
 {
+    if (t->unorm8) {
+        /* the common case, as the general loop below computes it */
+        for (unsigned c = 0; c < t->comps; c++)
+            out[c] = (uint8_t)to_unorm(rgba[t->swizzle[c]], 8, t->round_truncate);
+        return;
+    }
     const struct cb_format_info *f = format_info(t->format);
     for (unsigned c = 0; c < f->comps; c++) {
         float v = rgba[swap_component(f->comps, t->comp_swap, c)];
@@ -267,7 +273,7 @@ static enum cedar_array_mode array_mode_of(unsigned hw, bool *ok)
     }
 }
 
-int cb_target_init(const struct vc_render *r, struct cb_target *t, unsigned i, unsigned samples,
+int cb_target_init(struct vc_render *r, struct cb_target *t, unsigned i, unsigned samples,
                    const struct vc_regs *regs, const struct vc_mem *mem, struct vc_draw_err *err)
 {
     uint32_t info = vc_reg(regs, REG_CB_COLOR_INFO(i));
@@ -290,9 +296,14 @@ int cb_target_init(const struct vc_render *r, struct cb_target *t, unsigned i, u
     if (t->number_type == V_CB_NUMBER_TYPE__NUMBER_FLOAT && f->bits != 32)
         return rs_fail(err, "CB%u: FLOAT number type on an 8-bit format", i);
     t->bpe = f->comps * f->bits / 8;
+    t->comps = f->comps;
+    for (unsigned c = 0; c < f->comps; c++)
+        t->swizzle[c] = (uint8_t)swap_component(f->comps, t->comp_swap, c);
+    t->unorm8 = f->bits == 8 && t->number_type == V_CB_NUMBER_TYPE__NUMBER_UNORM;
     t->samples = samples;
     t->blend_clamp = G_CB_COLOR_INFO__BLEND_CLAMP(info);
     t->round_truncate = G_CB_COLOR_INFO__ROUND_MODE(info);
+    t->export_16bpc = G_CB_COLOR_INFO__SOURCE_FORMAT(info) == V_CB_SOURCE_FORMAT__EXPORT_4C_16BPC;
     t->clear_word[0] = i < 8 ? vc_reg(regs, REG_CB_COLOR_CLEAR_WORD0(i)) : 0;
     t->clear_word[1] = i < 8 ? vc_reg(regs, REG_CB_COLOR_CLEAR_WORD1(i)) : 0;
 
@@ -317,7 +328,11 @@ int cb_target_init(const struct vc_render *r, struct cb_target *t, unsigned i, u
     s.bankh = 1u << G_CB_COLOR_ATTRIB__BANK_HEIGHT(attrib);
     s.mtilea = 1u << G_CB_COLOR_ATTRIB__MACRO_TILE_ASPECT(attrib);
     s.tiling = r->tiling;
-    s.tiling.banks = 2u << G_CB_COLOR_ATTRIB__NUM_BANKS(attrib);
+    /* NUM_BANKS only means something to a 2D-tiled surface: bare-metal
+     * linear buffers leave it 0 (eg.cmds.0.bin's CB0), which would read
+     * as an impossible 2 banks; keep the device's bank count for them. */
+    if (s.mode == CEDAR_MODE_2D_THIN)
+        s.tiling.banks = 2u << G_CB_COLOR_ATTRIB__NUM_BANKS(attrib);
     if (s.mode != CEDAR_MODE_2D_THIN) {
         s.tile_split = 0;
         s.bankw = s.bankh = s.mtilea = 1;
@@ -332,7 +347,12 @@ int cb_target_init(const struct vc_render *r, struct cb_target *t, unsigned i, u
                        (unsigned long long)base, (unsigned long long)t->map.size);
     t->ac = &t->ac_store;
     t->ac->mx = t->ac->my = -1;
-    t->per_run = t->map.run_bytes && t->map.run_bytes % t->bpe == 0 ? t->map.run_bytes / t->bpe : 0;
+    /* Linear surfaces have no micro-tile runs (cedar_tile_micro returns none):
+     * per_run 0 sends every access through cedar_tile_addr. */
+    t->per_run = s.mode != CEDAR_MODE_LINEAR_ALIGNED && t->map.run_bytes && t->map.run_bytes % t->bpe == 0
+                     ? t->map.run_bytes / t->bpe
+                     : 0;
+    t->ctab = t->per_run ? render_addr_table(r, &t->map) : NULL;
 
     t->fmask_on = samples > 1 && G_CB_COLOR_INFO__COMPRESSION(info) && i < 8;
     if (t->fmask_on) {
@@ -354,6 +374,8 @@ int cb_target_init(const struct vc_render *r, struct cb_target *t, unsigned i, u
         if (!t->fmask)
             return rs_fail(err, "CB%u: FMask at 0x%llx (%llu bytes) is not inside one buffer", i,
                            (unsigned long long)fbase, (unsigned long long)t->fmap.size);
+        t->ftab = render_addr_table(r, &t->fmap);
+        t->fplanes = cedar_fmask_planes(&t->fmap);
     }
     t->cmask_on = G_CB_COLOR_INFO__FAST_CLEAR(info) && i < 8;
     if (t->cmask_on) {
@@ -421,8 +443,8 @@ bool cb_tile_cleared(const struct cb_target *t, unsigned x, unsigned y)
  * in one byte per plane P, samples at consecutive bits from that plane's
  * bit for sample 0 (cedar_fmask_bit: bit = pixel bits + sample). */
 struct fmask_px {
-    uint64_t byte[4];
-    unsigned bit0[4];
+    const uint32_t *byte;         /* [plane] */
+    const uint8_t *bit0;          /* [plane] */
     unsigned planes;
 };
 
@@ -436,6 +458,9 @@ static inline struct cb_addr_cache *tile_cache(const struct cb_target *t, unsign
         c->my = my;
         c->have_plane = 0;
         c->have_fmask = 0;
+        c->expanded = false;
+        c->ctile = t->ctab ? addr_table_color(t->ctab, (unsigned)mx, (unsigned)my) : NULL;
+        c->ftile = t->ftab ? addr_table_fmask(t->ftab, (unsigned)mx, (unsigned)my) : NULL;
     }
     return c;
 }
@@ -444,38 +469,45 @@ static void fmask_locate(const struct cb_target *t, unsigned x, unsigned y, stru
 {
     struct cb_addr_cache *c = tile_cache(t, x, y);
     unsigned i = (y & 7) * 8 + (x & 7);
-    fp->planes = cedar_fmask_planes(&t->fmap);
+    fp->planes = t->fplanes;
+    if (c->ftile) {
+        fp->byte = c->ftile->byte[i];
+        fp->bit0 = c->ftile->bit0[i];
+        return;
+    }
     if (!((c->have_fmask >> i) & 1u)) {
         for (unsigned p = 0; p < fp->planes; p++) {
+            uint64_t byte;
             unsigned bit;
-            cedar_fmask_bit(&t->fmap, x, y, 0, p, 0, &c->fbyte[i][p], &bit);
+            cedar_fmask_bit(&t->fmap, x, y, 0, p, 0, &byte, &bit);
+            c->fbyte[i][p] = (uint32_t)byte;
             c->fbit0[i][p] = (uint8_t)bit;
         }
         c->have_fmask |= 1ull << i;
     }
-    for (unsigned p = 0; p < fp->planes; p++) {
-        fp->byte[p] = c->fbyte[i][p];
-        fp->bit0[p] = c->fbit0[i][p];
-    }
+    fp->byte = c->fbyte[i];
+    fp->bit0 = c->fbit0[i];
+}
+
+/* Bit s of a byte moved to bit 4s (one FMask plane's bits to nibbles). */
+static inline uint32_t spread_nibbles(unsigned bits)
+{
+    uint32_t x = bits & 0xFFu;
+    x = (x | x << 12) & 0x000F000Fu;
+    x = (x | x << 6) & 0x03030303u;
+    x = (x | x << 3) & 0x11111111u;
+    return x;
 }
 
 /* Fragment index of every sample of the pixel, 4 bits each. */
 static uint32_t fmask_read_at(const struct cb_target *t, const struct fmask_px *fp)
 {
-    uint32_t v = 0;
-    for (unsigned p = 0; p < fp->planes; p++) {
-        unsigned bits = t->fmask[fp->byte[p]] >> fp->bit0[p];
-        for (unsigned s = 0; s < t->samples; s++)
-            v |= ((bits >> s) & 1u) << (4 * s + p);
-    }
+    uint32_t smask = (1u << t->samples) - 1u, v = 0;
+    for (unsigned p = 0; p < fp->planes; p++)
+        v |= spread_nibbles((t->fmask[fp->byte[p]] >> fp->bit0[p]) & smask) << p;
     /* An index with no colour plane behind it (only EQAA makes those) is
-     * taken modulo the sample count. */
-    for (unsigned s = 0; s < t->samples; s++) {
-        unsigned f = (v >> (4 * s)) & 0xFu;
-        if (f >= t->samples)
-            v = (v & ~(0xFu << (4 * s))) | ((f & (t->samples - 1u)) << (4 * s));
-    }
-    return v;
+     * taken modulo the sample count (a power of two): every nibble masked. */
+    return v & (spread_nibbles(smask) * (t->samples - 1u));
 }
 
 static uint32_t fmask_read(const struct cb_target *t, unsigned x, unsigned y)
@@ -515,11 +547,15 @@ static inline unsigned frag_of(uint32_t frags, unsigned s)
 
 /* ---- element access --------------------------------------------------------- */
 
-uint8_t *cb_plane_ptr(const struct cb_target *t, unsigned x, unsigned y, unsigned plane)
+uint8_t *cb_plane_ptr_slow(const struct cb_target *t, unsigned x, unsigned y, unsigned plane)
 {
     if (!t->per_run)
         return t->mem + cedar_tile_addr(&t->map, x, y, plane, 0);
     struct cb_addr_cache *c = tile_cache(t, x, y);
+    if (c->ctile) {
+        unsigned i = cedar_tile_pixel_index(&t->map, x, y);
+        return t->mem + c->ctile->run[plane * c->ctile->nrun + i / t->per_run] + (uint64_t)(i % t->per_run) * t->bpe;
+    }
     if (!((c->have_plane >> plane) & 1u)) {
         cedar_tile_micro(&t->map, x >> 3, y >> 3, plane, 0, c->run[plane]);
         c->have_plane |= 1u << plane;
@@ -553,7 +589,7 @@ void cb_read_sample_raw(const struct cb_target *t, unsigned x, unsigned y, unsig
     unsigned plane = sample;
     if (t->fmask_on)
         plane = frag_of(fmask_read(t, x, y), sample);
-    memcpy(out, plane_ptr(t, x, y, plane), t->bpe);
+    cb_copy_el(out, plane_ptr(t, x, y, plane), t->bpe);
 }
 
 void cb_read_sample(const struct cb_target *t, unsigned x, unsigned y, unsigned sample, float rgba[4])
@@ -565,8 +601,15 @@ void cb_read_sample(const struct cb_target *t, unsigned x, unsigned y, unsigned 
 
 void cb_tile_expand(struct cb_target *t, unsigned x, unsigned y)
 {
-    if (!cb_tile_cleared(t, x, y))
+    /* Only the CB changes a tile's CMask during a draw, and only from
+     * cleared to expanded: once seen expanded, a tile stays so. */
+    struct cb_addr_cache *c = tile_cache(t, x, y);
+    if (c->expanded)
         return;
+    if (!cb_tile_cleared(t, x, y)) {
+        c->expanded = true;
+        return;
+    }
     uint8_t el[16];
     clear_element(t, el);
     unsigned x0 = x & ~7u, y0 = y & ~7u;
@@ -575,17 +618,18 @@ void cb_tile_expand(struct cb_target *t, unsigned x, unsigned y)
         for (unsigned px = x0; px < x0 + 8 && px < t->width; px++) {
             if (t->fmask_on) {
                 /* colour in plane 0, every sample's fragment index 0 */
-                memcpy(plane_ptr(t, px, py, 0), el, t->bpe);
+                cb_copy_el(plane_ptr(t, px, py, 0), el, t->bpe);
                 struct fmask_px fp;
                 fmask_locate(t, px, py, &fp);
                 for (unsigned p = 0; p < fp.planes; p++)
                     t->fmask[fp.byte[p]] &= (uint8_t)~(clear_bits << fp.bit0[p]);
             } else {
                 for (unsigned s = 0; s < t->samples; s++)
-                    memcpy(plane_ptr(t, px, py, s), el, t->bpe);
+                    cb_copy_el(plane_ptr(t, px, py, s), el, t->bpe);
             }
         }
     cmask_set(t, x, y, t->fmask_on ? CMASK_COMPRESSED : CMASK_EXPANDED);
+    tile_cache(t, x, y)->expanded = true;
 }
 
 void cb_pixel_decompress(struct cb_target *t, unsigned x, unsigned y)
@@ -596,9 +640,9 @@ void cb_pixel_decompress(struct cb_target *t, unsigned x, unsigned y)
     uint32_t frags = fmask_read(t, x, y);
     uint8_t colour[RS_MAX_SAMPLES][16];
     for (unsigned s = 0; s < t->samples; s++)
-        memcpy(colour[s], plane_ptr(t, x, y, frag_of(frags, s)), t->bpe);
+        cb_copy_el(colour[s], plane_ptr(t, x, y, frag_of(frags, s)), t->bpe);
     for (unsigned s = 0; s < t->samples; s++) {
-        memcpy(plane_ptr(t, x, y, s), colour[s], t->bpe);
+        cb_copy_el(plane_ptr(t, x, y, s), colour[s], t->bpe);
         if (frag_of(frags, s) != s)
             fmask_write_sample(t, x, y, s, s);
     }
@@ -691,10 +735,12 @@ static void masked_element(const struct cb_target *t, const float rgba[4], const
 }
 
 void cb_write(struct cb_target *t, const float cst[4], unsigned x, unsigned y, uint32_t coverage,
-              const float rgba[4])
+              const float exported[4])
 {
     if (x >= t->width || y >= t->height || t->write_mask == 0)
         return;
+    float rgba[4];
+    cb_export_convert(t, exported, rgba);
     uint32_t all = (t->samples >= 32 ? 0xFFFFFFFFu : (1u << t->samples) - 1u);
     coverage &= all;
     if (!coverage)
@@ -719,7 +765,7 @@ void cb_write(struct cb_target *t, const float cst[4], unsigned x, unsigned y, u
                     memcpy(res, rgba, sizeof res);
                 masked_element(t, res, p, el);
             }
-            memcpy(p, el, t->bpe);
+            cb_copy_el(p, el, t->bpe);
         }
         return;
     }
@@ -757,7 +803,7 @@ void cb_write(struct cb_target *t, const float cst[4], unsigned x, unsigned y, u
                     target = f;
                     break;
                 }
-        memcpy(plane_ptr(t, x, y, target), results[0], t->bpe);
+        cb_copy_el(plane_ptr(t, x, y, target), results[0], t->bpe);
         for (unsigned s = 0; s < t->samples; s++)
             if (((coverage >> s) & 1u) && frag_of(frags, s) != target)
                 fmask_write_at(t, &fp, s, target);
@@ -793,7 +839,7 @@ void cb_write(struct cb_target *t, const float cst[4], unsigned x, unsigned y, u
     }
     for (unsigned f = 0; f < t->samples; f++)
         if (((groups >> f) & 1u) && target_of[f] < t->samples)
-            memcpy(plane_ptr(t, x, y, target_of[f]), results[f], t->bpe);
+            cb_copy_el(plane_ptr(t, x, y, target_of[f]), results[f], t->bpe);
     for (unsigned s = 0; s < t->samples; s++) {
         if (!((coverage >> s) & 1u))
             continue;

@@ -78,6 +78,7 @@ void vc_render_free(struct vc_render *r)
     if (!r)
         return;
     render_shade_free(r);
+    render_addr_tables_free(r);
     free(r);
 }
 

@@ -175,13 +175,17 @@ int rs_vertex_setup(const struct rs_state *s, const float clip[4], struct rs_ver
     }
     if (!G_PA_CL_VTE_CNTL__VTX_Z_FMT(s->vte) && w != 0.0f)
         z *= 1.0f / w;
-    /* The viewport transform in single precision, as the hardware's float
-     * unit would compute it. */
-    float wx = x * s->vp_scale[0] + s->vp_offset[0];
-    float wy = y * s->vp_scale[1] + s->vp_offset[1];
+    /* The viewport transform of x and y keeps the exact product and sum
+     * (no rounding to single precision before the snap): the real card's
+     * frame (tests/data/cedar/eg.1.bin.gz) has its bottom vertices, NDC
+     * y = -0.9f under scale -360 / offset 360, at 683 + 255/256 = the exact
+     * 683.9999914 truncated, where a float result (684.0) would snap to 684;
+     * only the former reproduces the green channel's rows (J = the top
+     * vertex's weight).  The float product is exact in double. */
+    double dx = (double)x * s->vp_scale[0] + s->vp_offset[0];
+    double dy = (double)y * s->vp_scale[1] + s->vp_offset[1];
     out->z = z * s->vp_scale[2] + s->vp_offset[2];
     out->inv_w = inv_w;
-    double dx = wx, dy = wy;
     if (G_PA_SU_SC_MODE_CNTL__VTX_WINDOW_OFFSET_ENABLE(s->su_mode)) {
         dx += s->win_off_x;
         dy += s->win_off_y;

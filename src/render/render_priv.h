@@ -5,6 +5,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "cedar/layout.h"
 #include "cedar/render.h"
@@ -13,12 +14,39 @@
 #define RS_MAX_SAMPLES 8
 #define RS_NUM_CB 8              /* CB_COLOR0..7 take part in drawing */
 
+#define RENDER_ADDR_TABLES 4     /* surface layouts whose addresses are kept */
+
 struct vc_render {
     struct vc_shader_ops shaders;
     struct vc_render_stats stats;
     struct cedar_tiling tiling;  /* the GPU's pipes / group size */
     void *shade;                 /* the default stages' state (shade.c) */
+    struct addr_table *tables[RENDER_ADDR_TABLES]; /* addr_table.c */
+    unsigned next_table;
 };
+
+/* ---- address tables kept across draws (addr_table.c) ---------------------- */
+
+/* Pixel i (y%8 * 8 + x%8) of an FMask micro tile: bit plane p of its
+ * samples' fragment indices starts at bit bit0[i][p] of byte byte[i][p]. */
+struct fmask_tile {
+    uint32_t byte[64][4];
+    uint8_t bit0[64][4];
+};
+/* A colour micro tile: the runs of sample plane s are run[s * nrun ...]. */
+struct color_tile {
+    unsigned nrun;
+    uint64_t run[];
+};
+struct addr_table;
+/* The table of layout m (made when new; NULL when out of memory or m has
+ * no micro-tile runs, e.g. linear). */
+struct addr_table *render_addr_table(struct vc_render *r, const struct cedar_tile_map *m);
+void render_addr_tables_free(struct vc_render *r);
+/* The entry of micro tile (mx, my), filled on first use; NULL when outside
+ * the surface or out of memory. */
+const struct fmask_tile *addr_table_fmask(struct addr_table *t, unsigned mx, unsigned my);
+const struct color_tile *addr_table_color(struct addr_table *t, unsigned mx, unsigned my);
 
 /* The shader stages vc_render_new installs: the Evergreen interpreter
  * (shade.c), with its state in r->shade.  Returns 0, or -1 when out of memory. */
@@ -45,10 +73,13 @@ int rs_fail(struct vc_draw_err *err, const char *fmt, ...)
  * runs of each sample's plane (cedar_tile_micro) and each pixel's FMask bits. */
 struct cb_addr_cache {
     int mx, my;                   /* micro tile, -1: none */
+    const struct color_tile *ctile;   /* from the kept tables, when there are */
+    const struct fmask_tile *ftile;
+    bool expanded;                /* the tile's CMask is known not "cleared" */
     uint32_t have_plane;          /* planes whose runs are filled */
     uint64_t run[RS_MAX_SAMPLES][CEDAR_MICRO_RUNS_MAX];
     uint64_t have_fmask;          /* pixel indices whose FMask bits are filled */
-    uint64_t fbyte[64][4];
+    uint32_t fbyte[64][4];        /* FMask surfaces are far below 4 GB */
     uint8_t fbit0[64][4];
 };
 
@@ -56,12 +87,16 @@ struct cb_target {
     unsigned index;
     unsigned format, number_type, comp_swap;
     unsigned bpe;                 /* bytes per sample */
+    unsigned comps;               /* channels stored */
+    uint8_t swizzle[4];           /* stored channel -> RGBA component (COMP_SWAP) */
+    bool unorm8;                  /* 8-bit UNORM channels (cb_pack's short path) */
     unsigned samples;             /* colour samples per pixel */
     unsigned width, height;       /* aligned surface size in pixels */
     struct cedar_tile_map map;
     uint8_t *mem;                 /* map.size bytes at CB_COLOR*_BASE */
     bool fmask_on;                /* CB_COLOR*_INFO.COMPRESSION */
     struct cedar_tile_map fmap;
+    unsigned fplanes;             /* cedar_fmask_planes(&fmap) */
     uint8_t *fmask;
     bool cmask_on;                /* CB_COLOR*_INFO.FAST_CLEAR */
     uint8_t *cmask;
@@ -72,15 +107,27 @@ struct cb_target {
     unsigned write_mask;          /* CB_TARGET_MASK & CB_SHADER_MASK nibble (RGBA) */
     bool blend_clamp;
     bool round_truncate;          /* CB_COLOR*_INFO.ROUND_MODE */
+    bool export_16bpc;            /* CB_COLOR*_INFO.SOURCE_FORMAT is EXPORT_4C_16BPC */
     unsigned per_run;             /* elements per cedar_tile_micro run */
+    struct addr_table *ctab, *ftab;   /* kept address tables of the colour / FMask layout, or NULL */
     struct cb_addr_cache *ac;     /* -> ac_store (written through const targets) */
     struct cb_addr_cache ac_store;
 };
 
+/* Copy one element of bpe bytes (4 for every 8-bit RGBA target: a fixed
+ * size the compiler turns into one move). */
+static inline void cb_copy_el(void *dst, const void *src, unsigned bpe)
+{
+    if (bpe == 4)
+        memcpy(dst, src, 4);
+    else
+        memcpy(dst, src, bpe);
+}
+
 /* Read the registers of CB_COLOR<i> into t, with `samples` samples per pixel,
  * mapping its memory (and its FMask / CMask when enabled).  Returns 0, 1 when
  * the target is disabled (format INVALID), -1 with err on a bad setting. */
-int cb_target_init(const struct vc_render *r, struct cb_target *t, unsigned i, unsigned samples,
+int cb_target_init(struct vc_render *r, struct cb_target *t, unsigned i, unsigned samples,
                    const struct vc_regs *regs, const struct vc_mem *mem, struct vc_draw_err *err);
 
 /* Store a fragment: colour rgba (as exported) into the samples of pixel
@@ -112,7 +159,20 @@ uint32_t cb_fmask_read(const struct cb_target *t, unsigned x, unsigned y);
 
 /* Where sample plane `plane` of pixel (x, y) is stored (through the
  * target's micro-tile address cache; the same as cedar_tile_addr). */
-uint8_t *cb_plane_ptr(const struct cb_target *t, unsigned x, unsigned y, unsigned plane);
+uint8_t *cb_plane_ptr_slow(const struct cb_target *t, unsigned x, unsigned y, unsigned plane);
+static inline uint8_t *cb_plane_ptr(const struct cb_target *t, unsigned x, unsigned y, unsigned plane)
+{
+    const struct cb_addr_cache *c = t->ac;
+    if (c->ctile && c->mx == (int)(x >> 3) && c->my == (int)(y >> 3)) {
+        unsigned i = cedar_tile_pixel_index(&t->map, x, y);
+        return t->mem + c->ctile->run[plane * c->ctile->nrun + i / t->per_run] + (uint64_t)(i % t->per_run) * t->bpe;
+    }
+    return cb_plane_ptr_slow(t, x, y, plane);
+}
+
+/* The exported colour as the CB receives it: through half floats (rounded
+ * toward zero) when the target asks for a 16-bit export (export.c). */
+void cb_export_convert(const struct cb_target *t, const float in[4], float out[4]);
 
 /* Pack / unpack one element of the target's format. */
 void cb_pack(const struct cb_target *t, const float rgba[4], uint8_t *out);

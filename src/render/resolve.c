@@ -33,20 +33,20 @@ void cb_resolve_pixel(const struct cb_target *src, struct cb_target *dst, unsign
             seen |= 1u << ((frags >> (4 * s)) & 0xFu);
         if ((seen & (seen - 1)) == 0) {
             unsigned f = (unsigned)__builtin_ctz(seen);
-            memcpy(raw[0], cb_plane_ptr(src, x, y, f), src->bpe);
+            cb_copy_el(raw[0], cb_plane_ptr(src, x, y, f), src->bpe);
             uniform = true;
         } else {
             for (unsigned s = 0; s < ns; s++)
-                memcpy(raw[s], cb_plane_ptr(src, x, y, (frags >> (4 * s)) & 0xFu), src->bpe);
+                cb_copy_el(raw[s], cb_plane_ptr(src, x, y, (frags >> (4 * s)) & 0xFu), src->bpe);
         }
     } else {
         for (unsigned s = 0; s < ns; s++)
-            memcpy(raw[s], cb_plane_ptr(src, x, y, s), src->bpe);
+            cb_copy_el(raw[s], cb_plane_ptr(src, x, y, s), src->bpe);
     }
 
     if (same_layout_8bit(src, dst)) {
         if (uniform) {
-            memcpy(out, raw[0], src->bpe);
+            cb_copy_el(out, raw[0], src->bpe);
         } else {
             for (unsigned c = 0; c < src->bpe; c++) {
                 unsigned sum = 0;
@@ -69,7 +69,7 @@ void cb_resolve_pixel(const struct cb_target *src, struct cb_target *dst, unsign
     }
     if (dst->cmask_on)
         cb_tile_expand(dst, x, y);
-    memcpy(cb_plane_ptr(dst, x, y, 0), out, dst->bpe);
+    cb_copy_el(cb_plane_ptr(dst, x, y, 0), out, dst->bpe);
 }
 
 int cb_resolve_cleared_tile(const struct cb_target *src, struct cb_target *dst, unsigned x, unsigned y)
@@ -78,14 +78,17 @@ int cb_resolve_cleared_tile(const struct cb_target *src, struct cb_target *dst, 
         return 0;
     if (!cb_tile_cleared(src, x, y) || dst->cmask_on)
         return 0;
-    uint64_t run[CEDAR_MICRO_RUNS_MAX];
-    unsigned nrun = cedar_tile_micro(&dst->map, x / 8, y / 8, 0, 0, run);
-    if (nrun == 0)
+    uint64_t own[CEDAR_MICRO_RUNS_MAX];
+    const uint64_t *run = own;
+    const struct color_tile *kept = dst->ctab ? addr_table_color(dst->ctab, x / 8, y / 8) : NULL;
+    if (kept)
+        run = kept->run; /* sample plane 0 */
+    else if (cedar_tile_micro(&dst->map, x / 8, y / 8, 0, 0, own) == 0)
         return 0; /* linear destination: per pixel */
     uint8_t el[16], raw[16];
     cb_read_sample_raw(src, x, y, 0, raw);
     if (same_layout_8bit(src, dst)) {
-        memcpy(el, raw, dst->bpe);
+        cb_copy_el(el, raw, dst->bpe);
     } else {
         float v[4];
         cb_unpack(src, raw, v);
@@ -93,6 +96,6 @@ int cb_resolve_cleared_tile(const struct cb_target *src, struct cb_target *dst, 
     }
     unsigned per_run = dst->map.run_bytes / dst->bpe;
     for (unsigned i = 0; i < 64; i++)
-        memcpy(dst->mem + run[i / per_run] + (uint64_t)(i % per_run) * dst->bpe, el, dst->bpe);
+        cb_copy_el(dst->mem + run[i / per_run] + (uint64_t)(i % per_run) * dst->bpe, el, dst->bpe);
     return 1;
 }

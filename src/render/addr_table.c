@@ -1,0 +1,132 @@
+/* Address tables the renderer keeps across draws: for a colour surface, the
+ * byte runs of every sample plane of a micro tile (cedar_tile_micro); for an
+ * FMask surface, the byte and first bit of every pixel's fragment-index
+ * planes (cedar_fmask_bit).  A table belongs to one surface layout (the whole
+ * tile map compared) and is filled a micro tile at a time, the first time a
+ * draw touches it; later draws on the same layout (the resolve after the
+ * draw, the next frame) look addresses up instead of recomputing the tiling
+ * address map per pixel.  Offsets are from the surface's base, so a table
+ * serves the layout wherever it sits in memory. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "render_priv.h"
+
+#define MAX_TABLE_TILES (1u << 20)   /* 8192 x 8192 pixels */
+
+struct addr_table {
+    struct cedar_tile_map map;
+    unsigned tiles_x, tiles_y;
+    size_t tile_bytes;
+    void **tile;
+};
+
+static size_t tile_bytes_of(const struct cedar_tile_map *m)
+{
+    if (m->is_fmask)
+        return sizeof(struct fmask_tile);
+    uint64_t run[CEDAR_MICRO_RUNS_MAX];
+    unsigned nrun = cedar_tile_micro(m, 0, 0, 0, 0, run);
+    return nrun ? sizeof(struct color_tile) + (size_t)m->samples * nrun * sizeof(uint64_t) : 0;
+}
+
+static struct addr_table *table_new(const struct cedar_tile_map *m)
+{
+    unsigned tx = (m->width + 7) / 8, ty = (m->height + 7) / 8;
+    size_t bytes = tile_bytes_of(m);
+    if (!bytes || tx == 0 || ty == 0 || (uint64_t)tx * ty > MAX_TABLE_TILES)
+        return NULL;
+    struct addr_table *t = calloc(1, sizeof *t);
+    if (!t)
+        return NULL;
+    t->tile = calloc((size_t)tx * ty, sizeof *t->tile);
+    if (!t->tile) {
+        free(t);
+        return NULL;
+    }
+    t->map = *m;
+    t->tiles_x = tx;
+    t->tiles_y = ty;
+    t->tile_bytes = bytes;
+    return t;
+}
+
+static void table_free(struct addr_table *t)
+{
+    if (!t)
+        return;
+    for (size_t i = 0; i < (size_t)t->tiles_x * t->tiles_y; i++)
+        free(t->tile[i]);
+    free(t->tile);
+    free(t);
+}
+
+struct addr_table *render_addr_table(struct vc_render *r, const struct cedar_tile_map *m)
+{
+    for (unsigned i = 0; i < RENDER_ADDR_TABLES; i++)
+        if (r->tables[i] && memcmp(&r->tables[i]->map, m, sizeof *m) == 0)
+            return r->tables[i];
+    struct addr_table *t = table_new(m);
+    if (!t)
+        return NULL;
+    unsigned slot = r->next_table++ % RENDER_ADDR_TABLES;
+    table_free(r->tables[slot]);
+    r->tables[slot] = t;
+    return t;
+}
+
+void render_addr_tables_free(struct vc_render *r)
+{
+    for (unsigned i = 0; i < RENDER_ADDR_TABLES; i++) {
+        table_free(r->tables[i]);
+        r->tables[i] = NULL;
+    }
+}
+
+static void *tile_of(struct addr_table *t, unsigned mx, unsigned my)
+{
+    if (mx >= t->tiles_x || my >= t->tiles_y)
+        return NULL;
+    void **slot = &t->tile[(size_t)my * t->tiles_x + mx];
+    if (*slot)
+        return *slot;
+    void *e = malloc(t->tile_bytes);
+    if (!e)
+        return NULL;
+    const struct cedar_tile_map *m = &t->map;
+    if (m->is_fmask) {
+        struct fmask_tile *f = e;
+        unsigned planes = cedar_fmask_planes(m);
+        for (unsigned i = 0; i < 64; i++) {
+            unsigned x = mx * 8 + i % 8, y = my * 8 + i / 8;
+            for (unsigned p = 0; p < planes && p < 4; p++) {
+                uint64_t byte;
+                unsigned bit;
+                cedar_fmask_bit(m, x, y, 0, p, 0, &byte, &bit);
+                f->byte[i][p] = byte;
+                f->bit0[i][p] = (uint8_t)bit;
+            }
+        }
+    } else {
+        struct color_tile *c = e;
+        uint64_t run[CEDAR_MICRO_RUNS_MAX];
+        c->nrun = 0;
+        for (unsigned s = 0; s < m->samples; s++) {
+            unsigned n = cedar_tile_micro(m, mx, my, s, 0, run);
+            c->nrun = n;
+            memcpy(&c->run[s * n], run, n * sizeof run[0]);
+        }
+    }
+    *slot = e;
+    return e;
+}
+
+const struct fmask_tile *addr_table_fmask(struct addr_table *t, unsigned mx, unsigned my)
+{
+    return t->map.is_fmask ? tile_of(t, mx, my) : NULL;
+}
+
+const struct color_tile *addr_table_color(struct addr_table *t, unsigned mx, unsigned my)
+{
+    return t->map.is_fmask ? NULL : tile_of(t, mx, my);
+}
