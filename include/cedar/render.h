@@ -115,6 +115,11 @@ void vc_render_set_shaders(struct vc_render *r, const struct vc_shader_ops *ops)
 int vc_render_draw(struct vc_render *r, const struct vc_regs *regs, const struct vc_mem *mem,
                    const struct vc_draw *draw, struct vc_draw_err *err);
 
+/* Threads that share a large primitive's pixels (rows of 8x8 blocks, as the
+ * hardware's pipes share screen tiles): 0 (the default) one per online CPU,
+ * 1 none.  The result is the same whatever the count. */
+void vc_render_set_threads(struct vc_render *r, unsigned n);
+
 /* Counters since vc_render_new (for tests and the benchmark). */
 struct vc_render_stats {
     uint64_t draws, vertices, primitives, pixels_shaded, samples_written;

@@ -489,25 +489,9 @@ static void fmask_locate(const struct cb_target *t, unsigned x, unsigned y, stru
     fp->bit0 = c->fbit0[i];
 }
 
-/* Bit s of a byte moved to bit 4s (one FMask plane's bits to nibbles). */
-static inline uint32_t spread_nibbles(unsigned bits)
+static inline uint32_t fmask_read_at(const struct cb_target *t, const struct fmask_px *fp)
 {
-    uint32_t x = bits & 0xFFu;
-    x = (x | x << 12) & 0x000F000Fu;
-    x = (x | x << 6) & 0x03030303u;
-    x = (x | x << 3) & 0x11111111u;
-    return x;
-}
-
-/* Fragment index of every sample of the pixel, 4 bits each. */
-static uint32_t fmask_read_at(const struct cb_target *t, const struct fmask_px *fp)
-{
-    uint32_t smask = (1u << t->samples) - 1u, v = 0;
-    for (unsigned p = 0; p < fp->planes; p++)
-        v |= spread_nibbles((t->fmask[fp->byte[p]] >> fp->bit0[p]) & smask) << p;
-    /* An index with no colour plane behind it (only EQAA makes those) is
-     * taken modulo the sample count (a power of two): every nibble masked. */
-    return v & (spread_nibbles(smask) * (t->samples - 1u));
+    return cb_fmask_frags(t->fmask, fp->byte, fp->bit0, fp->planes, t->samples);
 }
 
 static uint32_t fmask_read(const struct cb_target *t, unsigned x, unsigned y)
@@ -614,6 +598,18 @@ void cb_tile_expand(struct cb_target *t, unsigned x, unsigned y)
     clear_element(t, el);
     unsigned x0 = x & ~7u, y0 = y & ~7u;
     uint8_t clear_bits = (uint8_t)(((1u << t->samples) - 1u) & 0xFFu);
+    if (t->fmask_on && c->ctile && c->ftile && x0 + 8 <= t->width && y0 + 8 <= t->height) {
+        /* the same stores through the tile's kept addresses */
+        for (unsigned i = 0; i < 64; i++) {
+            unsigned pi = t->map.pix_index[i];
+            cb_copy_el(t->mem + c->ctile->run[pi / t->per_run] + (uint64_t)(pi % t->per_run) * t->bpe, el, t->bpe);
+            for (unsigned p = 0; p < t->fplanes; p++)
+                t->fmask[c->ftile->byte[i][p]] &= (uint8_t)~(clear_bits << c->ftile->bit0[i][p]);
+        }
+        cmask_set(t, x, y, CMASK_COMPRESSED);
+        c->expanded = true;
+        return;
+    }
     for (unsigned py = y0; py < y0 + 8 && py < t->height; py++)
         for (unsigned px = x0; px < x0 + 8 && px < t->width; px++) {
             if (t->fmask_on) {

@@ -5,9 +5,11 @@
  * primitives (a rectangle, as Mesa's blitter draws them) and apply the CB
  * operation to each covered pixel without running the pixel stage. */
 #include <math.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cedar/shader.h"
 #include "interp.h"
@@ -57,7 +59,12 @@ struct draw_ctx {
     float prim_inv_w[3];
     /* pixels waiting for the batched pixel stage (render_shade_pixels) */
     bool batched;
+    struct eg_ps_batch *batch;     /* this thread's decoded pixel shader */
     uint32_t baryc_needed;         /* bit per enum vc_baryc */
+    struct vc_render_stats stats;  /* pixels and samples of this thread, merged per draw */
+    /* extra threads sharing the rasterisation (raster_sub) */
+    unsigned nthreads;
+    struct worker *workers;
     unsigned npending;
     struct vc_pixel_in pending[EG_PS_BATCH_MAX];
     struct vc_pixel_out shaded[EG_PS_BATCH_MAX];
@@ -88,6 +95,11 @@ void vc_render_set_shaders(struct vc_render *r, const struct vc_shader_ops *ops)
         r->shaders = *ops;
     else if (render_default_shaders(r, &r->shaders))
         memset(&r->shaders, 0, sizeof r->shaders);
+}
+
+void vc_render_set_threads(struct vc_render *r, unsigned n)
+{
+    r->threads = n;
 }
 
 void vc_render_get_stats(const struct vc_render *r, struct vc_render_stats *out)
@@ -152,14 +164,14 @@ static void weights_at(const struct draw_ctx *d, const double ij[2], float persp
 
 static void write_shaded(struct draw_ctx *d, const struct vc_pixel_in *in, const struct vc_pixel_out *out)
 {
-    d->r->stats.pixels_shaded++;
+    d->stats.pixels_shaded++;
     if (out->killed)
         return;
     for (unsigned k = 0; k < RS_NUM_CB && k < out->num_colors; k++) {
         if (!d->cb_on[k])
             continue;
         cb_write(&d->cb[k], d->blend_const, in->x, in->y, in->coverage, out->color[k]);
-        d->r->stats.samples_written += (uint64_t)__builtin_popcount(in->coverage);
+        d->stats.samples_written += (uint64_t)__builtin_popcount(in->coverage);
     }
 }
 
@@ -170,7 +182,8 @@ static int flush_pending(struct draw_ctx *d)
     d->npending = 0;
     if (n == 0)
         return 0;
-    int rc = render_shade_pixels(d->r, d->regs, d->mem, &d->prim, d->pending, n, d->shaded, &done, d->err);
+    int rc = render_shade_pixels(d->r, d->batch, d->regs, d->mem, &d->prim, d->pending, n, d->shaded, &done,
+                                 d->err);
     for (unsigned l = 0; l < done; l++)
         write_shaded(d, &d->pending[l], &d->shaded[l]);
     return rc;
@@ -240,20 +253,151 @@ static int on_pixel(void *ctx, const struct rs_pixel *px)
 static int on_block(void *ctx, int x, int y)
 {
     struct draw_ctx *d = ctx;
-    return cb_resolve_cleared_tile(&d->cb[0], &d->cb[1], (unsigned)x, (unsigned)y);
+    return cb_resolve_tile(&d->cb[0], &d->cb[1], (unsigned)x, (unsigned)y);
 }
 
 /* ---- primitives ------------------------------------------------------------------ */
 
-static int raster_sub(struct draw_ctx *d, const struct rs_vertex v[3])
+static int raster_one(struct draw_ctx *d, const struct rs_vertex v[3])
 {
-    d->r->stats.primitives++;
     int rc = rs_triangle(&d->rs, v, on_pixel, d->mode == V_CB_MODE__CB_RESOLVE ? on_block : NULL, d);
     /* a batch never spans primitives: the next one has other inputs */
     if (rc == 0)
         rc = flush_pending(d);
     d->npending = 0;
     return rc;
+}
+
+/* ---- threads ------------------------------------------------------------------ */
+
+/* One more thread's share of a primitive: every nthreads-th row of 8x8
+ * blocks.  Threads touch disjoint micro tiles, so disjoint colour, FMask and
+ * CMask bytes (a CMask byte holds two horizontally adjacent tiles) and
+ * disjoint entries of the kept address tables; each has its own copies of
+ * the targets' address caches, its pixel batch and its counters. */
+struct worker {
+    struct draw_ctx d;
+    struct vc_draw_err err;
+    const struct rs_vertex *v;
+    int rc;
+    pthread_t tid;
+};
+
+#define MAX_THREADS 8
+#define THREAD_MIN_PIXELS 16384     /* smaller primitives: one thread */
+
+static void *worker_main(void *arg)
+{
+    struct worker *w = arg;
+    w->rc = raster_one(&w->d, w->v);
+    return NULL;
+}
+
+static unsigned draw_threads(const struct vc_render *r)
+{
+    long n = r->threads ? (long)r->threads : sysconf(_SC_NPROCESSORS_ONLN);
+    return n < 1 ? 1u : n > MAX_THREADS ? MAX_THREADS : (unsigned)n;
+}
+
+/* The copy of d a thread works with. */
+static void worker_ctx(struct draw_ctx *d, struct worker *w, unsigned phase, unsigned step)
+{
+    struct eg_ps_batch *batch = w->d.batch;
+    w->d = *d;
+    w->d.batch = batch;
+    w->d.err = &w->err;
+    w->d.workers = NULL;
+    w->d.nthreads = 0;
+    memset(&w->d.stats, 0, sizeof w->d.stats);
+    w->d.rs.row_step = step;
+    w->d.rs.row_phase = phase;
+    for (unsigned k = 0; k < RS_NUM_CB; k++) {
+        w->d.cb[k].ac = &w->d.cb[k].ac_store;
+        w->d.cb[k].ac_store.mx = w->d.cb[k].ac_store.my = -1;
+        w->d.cb[k].ac_store.ctile = NULL;
+        w->d.cb[k].ac_store.ftile = NULL;
+    }
+}
+
+static void merge_stats(struct vc_render_stats *into, const struct vc_render_stats *from)
+{
+    into->pixels_shaded += from->pixels_shaded;
+    into->samples_written += from->samples_written;
+}
+
+static int raster_sub(struct draw_ctx *d, const struct rs_vertex v[3])
+{
+    d->r->stats.primitives++;
+    int64_t minx = v[0].x, maxx = v[0].x, miny = v[0].y, maxy = v[0].y;
+    for (int k = 1; k < 3; k++) {
+        minx = v[k].x < minx ? v[k].x : minx;
+        maxx = v[k].x > maxx ? v[k].x : maxx;
+        miny = v[k].y < miny ? v[k].y : miny;
+        maxy = v[k].y > maxy ? v[k].y : maxy;
+    }
+    /* window coordinates are 1/4096 pixel (raster.c's grid) */
+    double area = (double)(maxx - minx) / 4096.0 * (double)(maxy - miny) / 4096.0;
+    unsigned n = d->nthreads;
+    if (n < 2 || area < THREAD_MIN_PIXELS)
+        return raster_one(d, v);
+    /* thread 0 is this one, on a copy like the others */
+    unsigned started = 0;
+    for (unsigned i = 0; i < n; i++) {
+        struct worker *w = &d->workers[i];
+        worker_ctx(d, w, i, n);
+        w->v = v;
+        w->rc = 0;
+        if (i > 0 && pthread_create(&w->tid, NULL, worker_main, w) != 0)
+            break;
+        started = i + 1;
+    }
+    d->workers[0].rc = raster_one(&d->workers[0].d, v);
+    for (unsigned i = 1; i < started; i++)
+        pthread_join(d->workers[i].tid, NULL);
+    /* shares whose thread could not start: here */
+    for (unsigned i = started; i < n; i++)
+        d->workers[i].rc = raster_one(&d->workers[i].d, v);
+    int rc = 0;
+    for (unsigned i = 0; i < n; i++) {
+        merge_stats(&d->stats, &d->workers[i].d.stats);
+        if (d->workers[i].rc && rc == 0) {
+            rc = d->workers[i].rc;
+            *d->err = d->workers[i].err;
+        }
+    }
+    return rc;
+}
+
+static void free_threads(struct draw_ctx *d, unsigned n)
+{
+    if (!d->workers)
+        return;
+    for (unsigned i = 0; i < n; i++)
+        eg_ps_batch_free(d->workers[i].d.batch);
+    free(d->workers);
+    d->workers = NULL;
+    d->nthreads = 0;
+}
+
+/* Threads for the draw's primitives: only with the batched default pixel
+ * stage (another pixel stage may not be thread-safe) and the CB modes whose
+ * writes stay inside the pixel's own micro tile. */
+static void setup_threads(struct draw_ctx *d)
+{
+    unsigned n = draw_threads(d->r);
+    if (n < 2 || (d->mode == V_CB_MODE__CB_NORMAL && !d->batched))
+        return;
+    d->workers = calloc(n, sizeof *d->workers);
+    if (!d->workers)
+        return;
+    for (unsigned i = 0; i < n && d->batched; i++) {
+        d->workers[i].d.batch = render_shade_batch_copy(d->r);
+        if (!d->workers[i].d.batch) {
+            free_threads(d, i);
+            return;
+        }
+    }
+    d->nthreads = n;
 }
 
 /* Clip polygon against one plane: dist(v) >= 0 keeps. */
@@ -506,6 +650,7 @@ int vc_render_draw(struct vc_render *r, const struct vc_regs *regs, const struct
     if (rs_state_init(&d->rs, regs, err))
         goto out;
     d->batched = d->mode == V_CB_MODE__CB_NORMAL && render_shade_batched(r);
+    d->batch = d->batched ? render_shade_batch(r) : NULL;
     d->baryc_needed = render_shade_baryc_needed(r);
     uint32_t ps = vc_reg(regs, REG_PA_SU_POINT_SIZE);
     d->rs.point_half[0] = (float)G_PA_SU_POINT_SIZE__WIDTH(ps) / 16.0f;
@@ -553,7 +698,10 @@ int vc_render_draw(struct vc_render *r, const struct vc_regs *regs, const struct
             }
         }
     }
+    setup_threads(d);
     rc = vgt_run(regs, mem, draw, on_prim, d, err);
+    merge_stats(&r->stats, &d->stats);
+    free_threads(d, d->nthreads);
 out:
     free(cache);
     free(d);

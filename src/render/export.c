@@ -18,6 +18,8 @@
 #define HALF_MANT_BITS 10
 #define HALF_MIN_EXP (-14)   /* smallest normal half: 2^-14 */
 #define HALF_MAX 65504.0f    /* largest finite half */
+#define HALF_DENORM_EXP (-24) /* smallest half denormal: 2^-24 */
+#define FLOAT_MANT_BITS 23
 
 /* v rounded toward zero to the nearest half-float value (denormals kept,
  * overflow to the largest finite value as round-toward-zero gives). */
@@ -28,13 +30,20 @@ static float half_truncate(float v)
     float a = fabsf(v);
     if (a >= HALF_MAX)
         return v < 0.0f ? -HALF_MAX : HALF_MAX;
-    int e;
-    frexpf(a, &e);                      /* a = m * 2^e, m in [0.5, 1) */
-    if (e - 1 < HALF_MIN_EXP)
-        e = HALF_MIN_EXP + 1;           /* denormal: fixed step 2^-24 */
-    /* keep HALF_MANT_BITS bits after the leading one: step 2^(e-1-10) */
-    float step = ldexpf(1.0f, e - 1 - HALF_MANT_BITS);
-    float t = floorf(a / step) * step;  /* exact: a / step < 2^11, a power-of-two division */
+    /* Dropping the low bits of a's float32 mantissa is the truncation:
+     * 10 bits kept after the leading one for a normal half (a >= 2^-14),
+     * fewer below, down to the denormal step 2^-24 (this equals
+     * floor(a / step) * step for every float32, checked over all 2^32). */
+    uint32_t u;
+    memcpy(&u, &a, 4);
+    int pow2 = (int)((u >> 23) & 0xFFu) - 127;
+    float t = 0.0f;
+    if (pow2 >= HALF_DENORM_EXP) {
+        unsigned drop = pow2 >= HALF_MIN_EXP ? FLOAT_MANT_BITS - HALF_MANT_BITS
+                                            : (unsigned)(FLOAT_MANT_BITS - (pow2 - HALF_DENORM_EXP));
+        u &= ~((1u << drop) - 1u);
+        memcpy(&t, &u, 4);
+    }
     return v < 0.0f ? -t : t;
 }
 

@@ -310,6 +310,9 @@ int rs_triangle(const struct rs_state *s, const struct rs_vertex vin[3], rs_pixe
     struct rs_pixel px;
     /* Blocks on the 8x8 grid, clipped to the bounding box and scissor. */
     for (int gy = py0 & ~(BLOCK - 1); gy < py1; gy += BLOCK) {
+        /* a share of the block rows (rs_state.row_step / row_phase) */
+        if (s->row_step > 1 && (unsigned)(gy / BLOCK) % s->row_step != s->row_phase)
+            continue;
         int by = gy < py0 ? py0 : gy;
         int bye = gy + BLOCK < py1 ? gy + BLOCK : py1;
         for (int gx = px0 & ~(BLOCK - 1); gx < px1; gx += BLOCK) {

@@ -9,6 +9,7 @@
 
 #include "cedar/layout.h"
 #include "cedar/render.h"
+#include "cedar/shader.h"
 #include "cedar/tiling.h"
 
 #define RS_MAX_SAMPLES 8
@@ -23,6 +24,7 @@ struct vc_render {
     void *shade;                 /* the default stages' state (shade.c) */
     struct addr_table *tables[RENDER_ADDR_TABLES]; /* addr_table.c */
     unsigned next_table;
+    unsigned threads;            /* vc_render_set_threads; 0: one per online CPU */
 };
 
 /* ---- address tables kept across draws (addr_table.c) ---------------------- */
@@ -59,9 +61,14 @@ bool render_shade_batched(const struct vc_render *r);
 uint32_t render_shade_baryc_needed(const struct vc_render *r);
 /* Shade in[0 .. n-1] (n <= EG_PS_BATCH_MAX) into out[]; *done: how many
  * outputs are valid (all of them when it returns 0). */
-int render_shade_pixels(struct vc_render *r, const struct vc_regs *regs, const struct vc_mem *mem,
-                        const struct vc_prim_inputs *prim, const struct vc_pixel_in *in, unsigned n,
-                        struct vc_pixel_out *out, unsigned *done, struct vc_draw_err *err);
+int render_shade_pixels(struct vc_render *r, struct eg_ps_batch *b, const struct vc_regs *regs,
+                        const struct vc_mem *mem, const struct vc_prim_inputs *prim,
+                        const struct vc_pixel_in *in, unsigned n, struct vc_pixel_out *out, unsigned *done,
+                        struct vc_draw_err *err);
+/* The draw's decoded pixel shader (owned by the stage), and another copy
+ * for one more thread (the caller frees it with eg_ps_batch_free). */
+struct eg_ps_batch *render_shade_batch(struct vc_render *r);
+struct eg_ps_batch *render_shade_batch_copy(struct vc_render *r);
 
 int rs_fail(struct vc_draw_err *err, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
@@ -122,6 +129,29 @@ static inline void cb_copy_el(void *dst, const void *src, unsigned bpe)
         memcpy(dst, src, 4);
     else
         memcpy(dst, src, bpe);
+}
+
+/* Bit s of a byte moved to bit 4s (one FMask plane's bits to nibbles). */
+static inline uint32_t cb_spread_nibbles(unsigned bits)
+{
+    uint32_t x = bits & 0xFFu;
+    x = (x | x << 12) & 0x000F000Fu;
+    x = (x | x << 6) & 0x03030303u;
+    x = (x | x << 3) & 0x11111111u;
+    return x;
+}
+
+/* The fragment index of every sample of a pixel, 4 bits each, from its
+ * FMask planes: bit plane p starts at bit bit0[p] of fmask[byte[p]].  An
+ * index with no colour plane behind it (only EQAA makes those) is taken
+ * modulo the sample count (a power of two): every nibble masked. */
+static inline uint32_t cb_fmask_frags(const uint8_t *fmask, const uint32_t *byte, const uint8_t *bit0,
+                                      unsigned planes, unsigned samples)
+{
+    uint32_t smask = (1u << samples) - 1u, v = 0;
+    for (unsigned p = 0; p < planes; p++)
+        v |= cb_spread_nibbles((fmask[byte[p]] >> bit0[p]) & smask) << p;
+    return v & (cb_spread_nibbles(smask) * (samples - 1u));
 }
 
 /* Read the registers of CB_COLOR<i> into t, with `samples` samples per pixel,
@@ -201,6 +231,9 @@ struct rs_state {
     int sample_dx[RS_MAX_SAMPLES], sample_dy[RS_MAX_SAMPLES]; /* 1/16 pixel from centre */
     uint8_t aa_mask[4];            /* PA_SC_AA_MASK per quad position */
     bool per_sample;               /* PA_SC_MODE_CNTL_1.PS_ITER_SAMPLE */
+    /* Only block rows (8 pixels) with (y / 8) % row_step == row_phase are
+     * scanned (one thread's share; 0 or 1: all). */
+    unsigned row_step, row_phase;
     float point_half[2];           /* point half-size in pixels (x, y) */
     float line_half;               /* line half-width in pixels */
 };
@@ -253,5 +286,10 @@ void cb_resolve_pixel(const struct cb_target *src, struct cb_target *dst, unsign
  * fast-cleared: dst gets the clear colour without reading a sample.
  * Returns 1 when done, 0 when the tile needs the per-pixel path. */
 int cb_resolve_cleared_tile(const struct cb_target *src, struct cb_target *dst, unsigned x, unsigned y);
+/* The 8x8 tile at (x, y) (multiples of 8) as cb_resolve_pixel would do its
+ * pixels: fast-cleared tiles as above, FMask-compressed 8-bit tiles a pixel
+ * at a time through the kept address tables.  1 when done, 0 when the tile
+ * needs the per-pixel path. */
+int cb_resolve_tile(const struct cb_target *src, struct cb_target *dst, unsigned x, unsigned y);
 
 #endif

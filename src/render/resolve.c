@@ -99,3 +99,45 @@ int cb_resolve_cleared_tile(const struct cb_target *src, struct cb_target *dst, 
         cb_copy_el(dst->mem + run[i / per_run] + (uint64_t)(i % per_run) * dst->bpe, el, dst->bpe);
     return 1;
 }
+
+int cb_resolve_tile(const struct cb_target *src, struct cb_target *dst, unsigned x, unsigned y)
+{
+    if (cb_resolve_cleared_tile(src, dst, x, y))
+        return 1;
+    if (x + 8 > src->width || y + 8 > src->height || x + 8 > dst->width || y + 8 > dst->height)
+        return 0;
+    if (!src->fmask_on || dst->cmask_on || !same_layout_8bit(src, dst) || src->bpe != 4 || !src->ctab ||
+        !src->ftab || !dst->ctab || cb_tile_cleared(src, x, y))
+        return 0;
+    const struct fmask_tile *ft = addr_table_fmask(src->ftab, x / 8, y / 8);
+    const struct color_tile *sc = addr_table_color(src->ctab, x / 8, y / 8);
+    const struct color_tile *dc = addr_table_color(dst->ctab, x / 8, y / 8);
+    if (!ft || !sc || !dc)
+        return 0;
+    unsigned ns = src->samples;
+    for (unsigned i = 0; i < 64; i++) {
+        uint32_t frags = cb_fmask_frags(src->fmask, ft->byte[i], ft->bit0[i], src->fplanes, ns);
+        unsigned ps = src->map.pix_index[i], pd = dst->map.pix_index[i];
+        uint64_t soff = (uint64_t)(ps % src->per_run) * 4;
+        const uint64_t *srun = &sc->run[ps / src->per_run];
+        uint8_t *out = dst->mem + dc->run[pd / dst->per_run] + (uint64_t)(pd % dst->per_run) * 4;
+        uint32_t seen = 0;
+        for (unsigned s = 0; s < ns; s++)
+            seen |= 1u << ((frags >> (4 * s)) & 0xFu);
+        if ((seen & (seen - 1)) == 0) {
+            /* one fragment: its colour, no averaging */
+            unsigned f = (unsigned)__builtin_ctz(seen);
+            memcpy(out, src->mem + srun[f * sc->nrun] + soff, 4);
+            continue;
+        }
+        unsigned sum[4] = {0, 0, 0, 0};
+        for (unsigned s = 0; s < ns; s++) {
+            const uint8_t *v = src->mem + srun[((frags >> (4 * s)) & 0xFu) * sc->nrun] + soff;
+            for (unsigned c = 0; c < 4; c++)
+                sum[c] += v[c];
+        }
+        for (unsigned c = 0; c < 4; c++)
+            out[c] = (uint8_t)((sum[c] + ns / 2) / ns);
+    }
+    return 1;
+}

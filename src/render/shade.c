@@ -401,12 +401,24 @@ uint32_t render_shade_baryc_needed(const struct vc_render *r)
     return m;
 }
 
-int render_shade_pixels(struct vc_render *r, const struct vc_regs *regs, const struct vc_mem *mem,
-                        const struct vc_prim_inputs *prim, const struct vc_pixel_in *in, unsigned n,
-                        struct vc_pixel_out *out, unsigned *done, struct vc_draw_err *err)
+struct eg_ps_batch *render_shade_batch(struct vc_render *r)
+{
+    const struct shade *s = r->shade;
+    return s ? s->batch : NULL;
+}
+
+struct eg_ps_batch *render_shade_batch_copy(struct vc_render *r)
 {
     struct shade *s = r->shade;
-    struct eg_ps_batch *b = s->batch;
+    return s && s->batch ? eg_ps_batch_new(&s->prog[STAGE_PS], &s->env[1], s->input_gprs) : NULL;
+}
+
+int render_shade_pixels(struct vc_render *r, struct eg_ps_batch *b, const struct vc_regs *regs,
+                        const struct vc_mem *mem, const struct vc_prim_inputs *prim,
+                        const struct vc_pixel_in *in, unsigned n, struct vc_pixel_out *out, unsigned *done,
+                        struct vc_draw_err *err)
+{
+    struct shade *s = r->shade;
     *done = 0;
     if (n > EG_PS_BATCH_MAX)
         n = EG_PS_BATCH_MAX;
@@ -416,13 +428,28 @@ int render_shade_pixels(struct vc_render *r, const struct vc_regs *regs, const s
     for (unsigned g = 0; g < ng; g++)
         for (unsigned c = 0; c < 4; c++)
             lanes[g][c] = eg_ps_batch_gpr(b, g, c);
-    for (unsigned l = 0; l < n; l++) {
-        union eg_vec4 gpr[PS_MAX_GPRS];
-        spi_load_gprs(s, prim, &in[l], gpr);
-        for (unsigned g = 0; g < ng; g++)
-            for (unsigned c = 0; c < 4; c++)
-                if (lanes[g][c])
-                    lanes[g][c][l] = gpr[g].u[c];
+    /* spi_load_gprs, written straight into the lanes (begin zeroed them;
+     * the same values land in the same order) */
+    for (unsigned k = 0; k < s->nbaryc && k / 2 < ng; k++)
+        for (unsigned h = 0; h < 2; h++) {
+            uint32_t *lane = lanes[k / 2][2 * (k % 2) + h];
+            if (lane)
+                for (unsigned l = 0; l < n; l++)
+                    memcpy(&lane[l], &in[l].ij[s->baryc_order[k]][h], 4);
+        }
+    if (s->pos_ena && s->pos_addr < ng)
+        for (unsigned c = 0; c < 4; c++)
+            if (lanes[s->pos_addr][c])
+                for (unsigned l = 0; l < n; l++)
+                    memcpy(&lanes[s->pos_addr][c][l], &in[l].pos[c], 4);
+    if (s->face_ena && s->face_addr < ng && lanes[s->face_addr][s->face_chan]) {
+        union eg_vec4 g;
+        if (s->face_all_bits)
+            g.u[0] = prim->front_face ? 0xFFFFFFFFu : 0u;
+        else
+            g.f[0] = prim->front_face ? 1.0f : -1.0f;
+        for (unsigned l = 0; l < n; l++)
+            lanes[s->face_addr][s->face_chan][l] = g.u[0];
     }
     struct eg_ps_param param[VC_RENDER_MAX_PARAMS];
     for (unsigned i = 0; i < prim->num_inputs; i++)

@@ -40,6 +40,7 @@ struct bslot {
     bool used, op3;
     uint8_t kind;
     unsigned op, nsrc;
+    unsigned nread;         /* sources the slot's own computation reads (INTERP: I/J only, LOAD_P: none) */
     struct bsrc src[3];
     unsigned param;         /* INTERP / LOAD_P: parameter index */
     unsigned comp;          /* INTERP: component; LOAD_P: channel */
@@ -73,6 +74,7 @@ struct eg_ps_batch {
     unsigned nsteps, cap_steps;
     unsigned nregs;             /* GPRs the program or its inputs touch */
     unsigned max_param;         /* parameters read: 1 + highest index, 0 none */
+    uint8_t exported;           /* colour targets the exports write */
     /* per run */
     unsigned n;
     uint32_t (*gpr)[4][N];
@@ -224,6 +226,7 @@ static bool finish_group(struct eg_ps_batch *b, struct bgroup *g)
             if (k == EG_SLOT_T)
                 return false;
             sl->kind = SLOT_REDUCE;
+            sl->nread = sl->nsrc;
         } else if (!sl->op3 && is_interp(op)) {
             unsigned comp, pair;
             switch (op) {
@@ -240,6 +243,7 @@ static bool finish_group(struct eg_ps_batch *b, struct bgroup *g)
             if (!need_param(b, sl->src[1].sel, &sl->param))
                 return false;
             sl->kind = SLOT_INTERP;
+            sl->nread = 1;
             sl->comp = comp;
             sl->even = (int)(2 * pair);
             sl->odd = (int)(2 * pair + 1);
@@ -248,6 +252,7 @@ static bool finish_group(struct eg_ps_batch *b, struct bgroup *g)
             if (!need_param(b, sl->src[0].sel, &sl->param))
                 return false;
             sl->kind = SLOT_LOAD_P;
+            sl->nread = 0;
             sl->comp = sl->src[0].chan;
         } else {
             /* the opcode must be one eg_alu_eval models, and must not
@@ -259,6 +264,7 @@ static bool finish_group(struct eg_ps_batch *b, struct bgroup *g)
             if (fx.is_pred && !sl->op3 && sl->update_exec)
                 return false;
             sl->kind = SLOT_EVAL;
+            sl->nread = sl->nsrc;
         }
     }
     return true;
@@ -368,6 +374,8 @@ static bool decode_export(struct eg_ps_batch *b, uint32_t w0, uint32_t w1)
         if (e.gpr + k >= NGPR || e.base + k >= V_SQ_EXPORT_ARRAY_BASE__PIXEL_MRT_COUNT || e.base + k >= 8)
             return false; /* depth and the rest: eg_run_ps */
     use_reg(b, e.gpr + e.burst);
+    for (unsigned k = 0; k <= e.burst; k++)
+        b->exported |= (uint8_t)(1u << (e.base + k));
     struct bexport *es = grow(b->exports, &b->cap_exports, b->nexports + 1, sizeof *es);
     if (!es)
         return false;
@@ -495,7 +503,7 @@ static void run_group(struct eg_ps_batch *b, const struct bgroup *g, const struc
     /* sources, with PV / PS as the previous group left them */
     for (int k = 0; k < EG_NSLOTS; k++)
         if (s[k].used)
-            for (unsigned i = 0; i < s[k].nsrc; i++)
+            for (unsigned i = 0; i < s[k].nread; i++)
                 read_lanes(b, &s[k].src[i], b->src[k][i], (const uint32_t(*)[N])b->pv, b->ps);
     for (int k = 0; k < EG_NSLOTS; k++) {
         if (!s[k].used)
@@ -599,7 +607,9 @@ int eg_ps_batch_run(struct eg_ps_batch *b, const struct eg_ps_param *param, unsi
     if (b->max_param > nparam)
         return 1; /* eg_run_ps reports the missing parameter */
     b->color_mask = 0;
-    memset(b->color, 0, sizeof b->color);
+    for (unsigned t = 0; t < 8; t++)
+        if ((b->exported >> t) & 1u)
+            memset(b->color[t], 0, sizeof b->color[t]); /* a MASK component stays 0 */
     memset(b->killed, 0, sizeof b->killed);
     for (unsigned i = 0; i < b->nsteps; i++) {
         if (b->steps[i].kind == STEP_GROUP)
