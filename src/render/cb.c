@@ -787,22 +787,26 @@ void cb_write(struct cb_target *t, const float cst[4], unsigned x, unsigned y, u
     if (same_result) {
         /* One colour for every covered sample: one fragment. */
         cb_pack(t, rgba, results[0]);
-        unsigned target = RS_MAX_SAMPLES;
-        for (unsigned f = 0; f < t->samples; f++)
-            if (((groups >> f) & 1u) && !((kept >> f) & 1u)) {
-                target = f;
-                break;
-            }
-        if (target == RS_MAX_SAMPLES)
-            for (unsigned f = 0; f < t->samples; f++)
-                if (!((kept >> f) & 1u)) {
-                    target = f;
-                    break;
-                }
+        /* the lowest fragment the covered samples showed that no uncovered
+         * sample still shows, else the lowest one nobody shows */
+        uint32_t reuse = groups & ~kept & all, spare = ~kept & all;
+        unsigned target = reuse ? (unsigned)__builtin_ctz(reuse)
+                                : spare ? (unsigned)__builtin_ctz(spare) : RS_MAX_SAMPLES;
         cb_copy_el(plane_ptr(t, x, y, target), results[0], t->bpe);
+        /* covered samples that showed another fragment now show target:
+         * one read-modify-write per FMask plane */
+        uint32_t moved = 0;
         for (unsigned s = 0; s < t->samples; s++)
             if (((coverage >> s) & 1u) && frag_of(frags, s) != target)
-                fmask_write_at(t, &fp, s, target);
+                moved |= 1u << s;
+        if (moved)
+            for (unsigned p = 0; p < fp.planes; p++) {
+                uint8_t bits = (uint8_t)(moved << fp.bit0[p]);
+                if ((target >> p) & 1u)
+                    t->fmask[fp.byte[p]] |= bits;
+                else
+                    t->fmask[fp.byte[p]] &= (uint8_t)~bits;
+            }
         return;
     }
     for (unsigned f = 0; f < t->samples; f++) {
