@@ -353,6 +353,10 @@ int cb_target_init(struct vc_render *r, struct cb_target *t, unsigned i, unsigne
                      ? t->map.run_bytes / t->bpe
                      : 0;
     t->ctab = t->per_run ? render_addr_table(r, &t->map) : NULL;
+    for (unsigned pi = 0; pi < 64 && t->per_run; pi++) {
+        t->pix_run[pi] = (uint8_t)(pi / t->per_run);
+        t->pix_off[pi] = (uint16_t)(pi % t->per_run * t->bpe);
+    }
 
     t->fmask_on = samples > 1 && G_CB_COLOR_INFO__COMPRESSION(info) && i < 8;
     if (t->fmask_on) {
@@ -538,14 +542,14 @@ uint8_t *cb_plane_ptr_slow(const struct cb_target *t, unsigned x, unsigned y, un
     struct cb_addr_cache *c = tile_cache(t, x, y);
     if (c->ctile) {
         unsigned i = cedar_tile_pixel_index(&t->map, x, y);
-        return t->mem + c->ctile->run[plane * c->ctile->nrun + i / t->per_run] + (uint64_t)(i % t->per_run) * t->bpe;
+        return t->mem + c->ctile->run[plane * c->ctile->nrun + t->pix_run[i]] + t->pix_off[i];
     }
     if (!((c->have_plane >> plane) & 1u)) {
         cedar_tile_micro(&t->map, x >> 3, y >> 3, plane, 0, c->run[plane]);
         c->have_plane |= 1u << plane;
     }
     unsigned i = cedar_tile_pixel_index(&t->map, x, y);
-    return t->mem + c->run[plane][i / t->per_run] + (uint64_t)(i % t->per_run) * t->bpe;
+    return t->mem + c->run[plane][t->pix_run[i]] + t->pix_off[i];
 }
 
 static inline uint8_t *plane_ptr(const struct cb_target *t, unsigned x, unsigned y, unsigned plane)
@@ -600,11 +604,15 @@ void cb_tile_expand(struct cb_target *t, unsigned x, unsigned y)
     uint8_t clear_bits = (uint8_t)(((1u << t->samples) - 1u) & 0xFFu);
     if (t->fmask_on && c->ctile && c->ftile && x0 + 8 <= t->width && y0 + 8 <= t->height) {
         /* the same stores through the tile's kept addresses */
+        const struct color_tile *ct = c->ctile;
+        const struct fmask_tile *ft = c->ftile;
+        unsigned planes = t->fplanes;
+        uint8_t *fmask = t->fmask;
         for (unsigned i = 0; i < 64; i++) {
             unsigned pi = t->map.pix_index[i];
-            cb_copy_el(t->mem + c->ctile->run[pi / t->per_run] + (uint64_t)(pi % t->per_run) * t->bpe, el, t->bpe);
-            for (unsigned p = 0; p < t->fplanes; p++)
-                t->fmask[c->ftile->byte[i][p]] &= (uint8_t)~(clear_bits << c->ftile->bit0[i][p]);
+            cb_copy_el(t->mem + ct->run[t->pix_run[pi]] + t->pix_off[pi], el, t->bpe);
+            for (unsigned p = 0; p < planes; p++)
+                fmask[ft->byte[i][p]] &= (uint8_t)~(clear_bits << ft->bit0[i][p]);
         }
         cmask_set(t, x, y, CMASK_COMPRESSED);
         c->expanded = true;

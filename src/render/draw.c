@@ -67,6 +67,7 @@ struct draw_ctx {
     struct worker *workers;
     unsigned npending;
     struct vc_pixel_in pending[EG_PS_BATCH_MAX];
+    double pending_ij[EG_PS_BATCH_MAX][3][2];   /* centre, centroid, sample: weights computed at the flush */
     struct vc_pixel_out shaded[EG_PS_BATCH_MAX];
 };
 
@@ -176,12 +177,30 @@ static void write_shaded(struct draw_ctx *d, const struct vc_pixel_in *in, const
 }
 
 /* Shade the pending pixels as one batch and write them, in raster order. */
+/* The weights the pixel stage reads, from the rasteriser's (i, j) at the
+ * centre, the centroid and the sample (each costs a division). */
+static void pixel_weights(const struct draw_ctx *d, struct vc_pixel_in *in, const double ij[3][2])
+{
+    uint32_t need = d->baryc_needed;
+    if (need & ((1u << VC_BARYC_PERSP_CENTER) | (1u << VC_BARYC_LINEAR_CENTER)))
+        weights_at(d, ij[0], in->ij[VC_BARYC_PERSP_CENTER], in->ij[VC_BARYC_LINEAR_CENTER]);
+    if (need & ((1u << VC_BARYC_PERSP_CENTROID) | (1u << VC_BARYC_LINEAR_CENTROID)))
+        weights_at(d, ij[1], in->ij[VC_BARYC_PERSP_CENTROID], in->ij[VC_BARYC_LINEAR_CENTROID]);
+    if (need & ((1u << VC_BARYC_PERSP_SAMPLE) | (1u << VC_BARYC_LINEAR_SAMPLE)))
+        weights_at(d, ij[2], in->ij[VC_BARYC_PERSP_SAMPLE], in->ij[VC_BARYC_LINEAR_SAMPLE]);
+}
+
+/* Shade the pending pixels as one batch and write them, in raster order.
+ * Their weights are computed here, in one loop: the divisions of
+ * consecutive pixels then overlap. */
 static int flush_pending(struct draw_ctx *d)
 {
     unsigned n = d->npending, done = 0;
     d->npending = 0;
     if (n == 0)
         return 0;
+    for (unsigned l = 0; l < n; l++)
+        pixel_weights(d, &d->pending[l], (const double(*)[2])d->pending_ij[l]);
     int rc = render_shade_pixels(d->r, d->batch, d->regs, d->mem, &d->prim, d->pending, n, d->shaded, &done,
                                  d->err);
     for (unsigned l = 0; l < done; l++)
@@ -198,22 +217,21 @@ static int shade_and_write(struct draw_ctx *d, const struct rs_pixel *px, uint32
     in->y = (unsigned)px->y;
     in->sample = sample;
     in->coverage = coverage;
-    /* only the weights the pixel stage reads (each costs a division) */
-    uint32_t need = d->baryc_needed;
-    if (need & ((1u << VC_BARYC_PERSP_CENTER) | (1u << VC_BARYC_LINEAR_CENTER)))
-        weights_at(d, ij_center, in->ij[VC_BARYC_PERSP_CENTER], in->ij[VC_BARYC_LINEAR_CENTER]);
-    if (need & ((1u << VC_BARYC_PERSP_CENTROID) | (1u << VC_BARYC_LINEAR_CENTROID)))
-        weights_at(d, ij_centroid, in->ij[VC_BARYC_PERSP_CENTROID], in->ij[VC_BARYC_LINEAR_CENTROID]);
-    if (need & ((1u << VC_BARYC_PERSP_SAMPLE) | (1u << VC_BARYC_LINEAR_SAMPLE)))
-        weights_at(d, ij_sample, in->ij[VC_BARYC_PERSP_SAMPLE], in->ij[VC_BARYC_LINEAR_SAMPLE]);
     in->pos[0] = (float)px->x + 0.5f;
     in->pos[1] = (float)px->y + 0.5f;
     in->pos[3] = 1.0f;
     if (d->batched) {
+        double (*ij)[2] = d->pending_ij[d->npending];
+        memcpy(ij[0], ij_center, sizeof ij[0]);
+        memcpy(ij[1], ij_centroid, sizeof ij[1]);
+        memcpy(ij[2], ij_sample, sizeof ij[2]);
         if (++d->npending == EG_PS_BATCH_MAX)
             return flush_pending(d);
         return 0;
     }
+    const double ij[3][2] = {{ij_center[0], ij_center[1]}, {ij_centroid[0], ij_centroid[1]},
+                             {ij_sample[0], ij_sample[1]}};
+    pixel_weights(d, in, ij);
     struct vc_pixel_out out;
     memset(&out, 0, sizeof out);
     if (d->r->shaders.pixel(d->r->shaders.ctx, d->regs, d->mem, &d->prim, in, &out, d->err))

@@ -116,6 +116,10 @@ struct cb_target {
     bool round_truncate;          /* CB_COLOR*_INFO.ROUND_MODE */
     bool export_16bpc;            /* CB_COLOR*_INFO.SOURCE_FORMAT is EXPORT_4C_16BPC */
     unsigned per_run;             /* elements per cedar_tile_micro run */
+    /* pixel index pi of a micro tile (cedar_tile_pixel_index) is element
+     * pix_off[pi] bytes into run pix_run[pi] of its sample plane */
+    uint8_t pix_run[64];
+    uint16_t pix_off[64];
     struct addr_table *ctab, *ftab;   /* kept address tables of the colour / FMask layout, or NULL */
     struct cb_addr_cache *ac;     /* -> ac_store (written through const targets) */
     struct cb_addr_cache ac_store;
@@ -195,7 +199,7 @@ static inline uint8_t *cb_plane_ptr(const struct cb_target *t, unsigned x, unsig
     const struct cb_addr_cache *c = t->ac;
     if (c->ctile && c->mx == (int)(x >> 3) && c->my == (int)(y >> 3)) {
         unsigned i = cedar_tile_pixel_index(&t->map, x, y);
-        return t->mem + c->ctile->run[plane * c->ctile->nrun + i / t->per_run] + (uint64_t)(i % t->per_run) * t->bpe;
+        return t->mem + c->ctile->run[plane * c->ctile->nrun + t->pix_run[i]] + t->pix_off[i];
     }
     return cb_plane_ptr_slow(t, x, y, plane);
 }

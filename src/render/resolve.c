@@ -94,6 +94,11 @@ int cb_resolve_cleared_tile(const struct cb_target *src, struct cb_target *dst, 
         cb_unpack(src, raw, v);
         cb_pack(dst, v, el);
     }
+    if (dst->per_run) {
+        for (unsigned i = 0; i < 64; i++)
+            cb_copy_el(dst->mem + run[dst->pix_run[i]] + dst->pix_off[i], el, dst->bpe);
+        return 1;
+    }
     unsigned per_run = dst->map.run_bytes / dst->bpe;
     for (unsigned i = 0; i < 64; i++)
         cb_copy_el(dst->mem + run[i / per_run] + (uint64_t)(i % per_run) * dst->bpe, el, dst->bpe);
@@ -118,9 +123,9 @@ int cb_resolve_tile(const struct cb_target *src, struct cb_target *dst, unsigned
     for (unsigned i = 0; i < 64; i++) {
         uint32_t frags = cb_fmask_frags(src->fmask, ft->byte[i], ft->bit0[i], src->fplanes, ns);
         unsigned ps = src->map.pix_index[i], pd = dst->map.pix_index[i];
-        uint64_t soff = (uint64_t)(ps % src->per_run) * 4;
-        const uint64_t *srun = &sc->run[ps / src->per_run];
-        uint8_t *out = dst->mem + dc->run[pd / dst->per_run] + (uint64_t)(pd % dst->per_run) * 4;
+        uint64_t soff = src->pix_off[ps];
+        const uint64_t *srun = &sc->run[src->pix_run[ps]];
+        uint8_t *out = dst->mem + dc->run[dst->pix_run[pd]] + dst->pix_off[pd];
         uint32_t seen = 0;
         for (unsigned s = 0; s < ns; s++)
             seen |= 1u << ((frags >> (4 * s)) & 0xFu);
