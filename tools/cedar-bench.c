@@ -4,6 +4,7 @@
  * cases print
  *   bench detile <case> <GB/s> memcpy <GB/s> ratio <detile/memcpy>
  * with memcpy measured in the same run over the same number of bytes. */
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -163,6 +164,26 @@ static const struct bench_case {
 int main(int argc, char **argv)
 {
     int rc = 0;
+    /* every argument must name (part of) a case: a typo is an error, not
+     * an empty run */
+    for (int a = 1; a < argc; a++) {
+        size_t i = 0;
+        while (i < sizeof cases / sizeof cases[0] && !strstr(cases[i].name, argv[a]))
+            i++;
+        bool help = !strcmp(argv[a], "--help") || !strcmp(argv[a], "-h");
+        if (help || i == sizeof cases / sizeof cases[0] || !argv[a][0]) {
+            FILE *f = help ? stdout : stderr;
+            if (!help)
+                fprintf(f, "cedar-bench: no benchmark case matches '%s' (cases:", argv[a]);
+            else
+                fprintf(f, "usage: cedar-bench [CASE ...]  (all cases when none; a CASE matches any case name "
+                           "containing it)\ncases:");
+            for (i = 0; i < sizeof cases / sizeof cases[0]; i++)
+                fprintf(f, " %s", cases[i].name);
+            fprintf(f, help ? "\n" : ")\n");
+            return help ? 0 : 2;
+        }
+    }
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         int selected = argc < 2;
         for (int a = 1; a < argc; a++)

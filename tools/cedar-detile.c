@@ -65,7 +65,7 @@ static void die_usage(const char *fmt, ...)
     va_start(ap, fmt);
     fputs("cedar-detile: ", stderr);
     vfprintf(stderr, fmt, ap);
-    fputs("\n(see cedar-detile --help)\n", stderr);
+    fputs(" (see cedar-detile --help)\n", stderr);   /* one line per error */
     va_end(ap);
     exit(EXIT_USAGE);
 }

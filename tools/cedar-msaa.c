@@ -28,7 +28,9 @@ static void usage(FILE *f)
 "                        such as /dev/dri/renderD128 (must be a Cedar on radeon >= 2.19)\n"
 "  --list-devices        list AMD display devices (PCI) and exit\n"
 "  --samples 1|2|4|8     samples per pixel (default 8; 1 = no MSAA, no resolve)\n"
-"  --width N, --height N display size, 1..8192 (default 1280 x 720)\n"
+"  --width N, --height N display size, 1..8192 (default 1280 x 720); a size\n"
+"                        whose layout falls back to 1D tiling (under about\n"
+"                        64 x 64) is refused as bad usage\n"
 "  --clear-color RRGGBB  clear colour as hex bytes (default 334C4C)\n"
 "  --no-fast-clear       clear with a full-screen draw instead of the CMask\n"
 "  --out DIR             output directory (default out/)\n"
@@ -42,8 +44,8 @@ static void usage(FILE *f)
 "Output (in --out): frame.png, frame.tiled.bin, msaa.color.bin, msaa.fmask.bin,\n"
 "msaa.cmask.bin, edge-zoom.png, fmask-fragments.png.\n"
 "Exit status: 0 done; 1 the device refused or failed (one-line reason);\n"
-"2 bad usage.  --list-devices exits 0 when the PCI bus could be read (even\n"
-"with no device found), 1 when it could not.\n");
+"2 bad usage (also a size the demo cannot lay out).  --list-devices exits 0\n"
+"when the PCI bus could be read (even with no device found), 1 when it could not.\n");
 }
 
 static int parse_uint(const char *s, unsigned lo, unsigned hi, unsigned *out)
@@ -240,7 +242,7 @@ int main(int argc, char **argv)
         fprintf(stderr, "cedar-msaa: %s\n", err);
         cedar_demo_plan_free(&plan);
         cedar_dev_destroy(dev);
-        return EXIT_FAILED;
+        return EXIT_USAGE;   /* the options asked for what cannot be laid out */
     }
     const struct cedar_msaa_layout *l = &plan.layout;
     printf("scene: %ux%u, %u sample%s, clear colour %02X%02X%02X, %s\n", cfg.width, cfg.height,

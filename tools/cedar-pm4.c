@@ -398,12 +398,14 @@ static int on_reloc(void *c, const struct eg_pm4_packet *nop, const struct eg_pm
     (void)nop;
     struct ctx *x = c;
     struct out *ot = &x->out;
-    if (!r->tied)
-        ot->unknown++;
+    /* An untied one-dword NOP is a known packet: no address precedes it, so
+     * the kernel consumes nothing from it (padding, e.g. to align an IB). */
     if (ot->o->regs && r->tied && r->slot.reg && reg_selected(ot->o, r->slot.reg->name))
         ot->selected = true;
     if (ot->o->json) {
         pr(ot, ",\"reloc\":{\"index\":%u,\"tied\":%s", r->index, r->tied ? "true" : "false");
+        if (!r->tied)
+            pr(ot, ",\"padding\":true");
         if (r->tied) {
             pr(ot, ",\"packet_offset\":%zu,\"payload_index\":%u,\"what\":", r->packet_offset,
                r->slot.payload_index);
@@ -421,8 +423,7 @@ static int on_reloc(void *c, const struct eg_pm4_packet *nop, const struct eg_pm
            r->target && r->target->def ? r->target->def->name : "packet", r->packet_offset,
            r->slot.payload_index);
     else
-        pr(ot, "        reloc %u -> unknown: no address awaits it (raw 0x%08X)\n", r->index,
-           r->value);
+        pr(ot, "        (no address before it awaits a relocation: padding, raw 0x%08X)\n", r->value);
     return 0;
 }
 

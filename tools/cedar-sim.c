@@ -47,7 +47,7 @@ static int bad_usage(const char *fmt, const char *arg)
 {
     fprintf(stderr, "cedar-sim: ");
     fprintf(stderr, fmt, arg);
-    fprintf(stderr, "\n(cedar-sim --help for usage)\n");
+    fprintf(stderr, " (cedar-sim --help for usage)\n");   /* one line per error */
     return 2;
 }
 
@@ -407,6 +407,18 @@ static int cmd_replay(int argc, char **argv)
 #define RAW_GTT_BASE (512ull << 20)
 #define RAW_GTT_SIZE (512ull << 20)
 
+/* "ADDR:SIZE:FILE" into spec (a copy): the FILE part, or NULL when the
+ * spec is malformed or SIZE is 0 or more than VRAM. */
+static const char *parse_raw_dump(const char *arg, char *spec, size_t cap, uint64_t *addr, uint64_t *size)
+{
+    snprintf(spec, cap, "%s", arg);
+    char *c1 = strchr(spec, ':'), *c2 = c1 ? strchr(c1 + 1, ':') : NULL;
+    if (!c1 || !c2 || (*c1 = '\0', *c2 = '\0', parse_u64(spec, addr, 0)) || parse_u64(c1 + 1, size, 1) ||
+        !*size || *size > RAW_VRAM_SIZE || !c2[1])
+        return NULL;
+    return c2 + 1;
+}
+
 static int cmd_replay_ib(int argc, char **argv)
 {
     const char *path = NULL, *loads[MAX_ITEMS], *dumps[MAX_ITEMS];
@@ -437,6 +449,12 @@ static int cmd_replay_ib(int argc, char **argv)
     }
     if (!path)
         return bad_usage("replay-ib needs an IB file%s", "");
+    for (unsigned d = 0; d < ndumps; d++) {   /* bad usage is told before anything runs */
+        char spec[512];
+        uint64_t addr, size;
+        if (!parse_raw_dump(dumps[d], spec, sizeof(spec), &addr, &size))
+            return bad_usage("--dump %s: expected ADDR:SIZE:FILE (SIZE 1 byte .. 512M)", dumps[d]);
+    }
     uint32_t *ib;
     size_t ndw;
     if (read_ib(path, &ib, &ndw))
@@ -483,14 +501,8 @@ static int cmd_replay_ib(int argc, char **argv)
     }
     for (unsigned d = 0; d < ndumps; d++) {
         char spec[512];
-        snprintf(spec, sizeof(spec), "%s", dumps[d]);
-        char *c1 = strchr(spec, ':'), *c2 = c1 ? strchr(c1 + 1, ':') : NULL;
         uint64_t addr, size;
-        if (!c1 || !c2 || (*c1 = '\0', *c2 = '\0', parse_u64(spec, &addr, 0)) || parse_u64(c1 + 1, &size, 1) ||
-            !size || size > RAW_VRAM_SIZE || !c2[1]) {
-            rc = bad_usage("--dump %s: expected ADDR:SIZE:FILE", dumps[d]);
-            goto out;
-        }
+        const char *file = parse_raw_dump(dumps[d], spec, sizeof(spec), &addr, &size);
         uint8_t *buf = malloc(size);
         if (!buf || vcedar_mem_read(vc, addr, buf, size)) {
             fprintf(stderr, "cedar-sim: --dump %s: outside GPU memory\n", dumps[d]);
@@ -498,7 +510,7 @@ static int cmd_replay_ib(int argc, char **argv)
             rc = 2;
             goto out;
         }
-        if (write_file(c2 + 1, buf, size))
+        if (write_file(file, buf, size))
             rc = 2;
         free(buf);
     }

@@ -41,11 +41,29 @@ int cedar_file_read(const char *path, size_t max_size, uint8_t **data, size_t *s
         if (n < 0) {
             int zerr;
             const char *msg = gzerror(f, &zerr);
-            if (err)
-                snprintf(err->msg, sizeof err->msg, "%s: %s", path, msg);
+            if (err) {
+                if (zerr == Z_ERRNO)   /* gzerror's text already names the path */
+                    snprintf(err->msg, sizeof err->msg, "%s: %s", path, strerror(errno));
+                else {
+                    size_t pl = strlen(path);   /* gzerror says "PATH: what" */
+                    if (!strncmp(msg, path, pl) && !strncmp(msg + pl, ": ", 2))
+                        msg += pl + 2;
+                    snprintf(err->msg, sizeof err->msg, "%s: corrupt gzip data (%s)", path, msg);
+                }
+            }
             break;
         }
         if (n == 0) {
+            /* gzread hands back what it could decompress of a cut-off gzip
+             * stream and flags the end as Z_BUF_ERROR (zlib.h, gzread) */
+            int zerr;
+            gzerror(f, &zerr);
+            if (zerr == Z_BUF_ERROR) {
+                if (err)
+                    snprintf(err->msg, sizeof err->msg, "%s: truncated gzip data (the stream ends after %zu bytes)",
+                             path, len);
+                break;
+            }
             if (len > max_size) {
                 if (err)
                     snprintf(err->msg, sizeof err->msg, "%s: larger than %zu bytes", path, max_size);

@@ -294,6 +294,10 @@ int vc_bof_read(const char *path, struct vc_bof_cs *out, char *err, size_t errle
         bof_err(err, errlen, "%s: no bo array", path);
         goto out;
     }
+    /* every element takes at least a node header: a count beyond that is
+     * damage, not a size to allocate for */
+    if (v.count > (v.size - BOF_HEADER) / BOF_HEADER)
+        goto damaged;
     out->bos = calloc(v.count ? v.count : 1, sizeof(*out->bos));
     if (!out->bos)
         goto nomem;

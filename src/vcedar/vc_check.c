@@ -82,7 +82,10 @@ static int next_reloc(struct vc_ck *c, const char *what, uint32_t at, const stru
         return vc_fail(c->err, VC_E_RELOC_MISSING, at, what,
                        "%s without a relocation (dword 0x%zX is not a NOP)", what, nop);
     uint32_t v = c->ib[nop + 1];
-    if (v >= c->reloc_dw)
+    /* whole relocations only: the kernel compares v with length_dw, which
+     * lets v / 4 reach one past the last relocation of a chunk whose length
+     * is not a multiple of 4 (radeon_cs_packet_next_reloc) */
+    if (v / 4 >= c->reloc_dw / 4)
         return vc_fail(c->err, VC_E_RELOC_RANGE, (uint32_t)nop, what,
                        "%s: relocation index %u past the RELOCS chunk (%zu relocations)",
                        what, v / 4, c->reloc_dw / 4);

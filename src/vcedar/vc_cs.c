@@ -11,6 +11,8 @@
 
 #include "vc_internal.h"
 
+#define IB_MAX_DW (16u * 64u * 1024u / 4u)   /* radeon.h: RADEON_IB_POOL_SIZE (16) x 64 KiB, in dwords */
+
 struct cs_chunks {
     const uint32_t *ib, *relocs;
     uint32_t ib_dw, reloc_dw;
@@ -47,6 +49,12 @@ static int parse_chunks(struct vcedar *vc, const struct drm_radeon_cs *cs, struc
         case RADEON_CHUNK_ID_IB:
             if (!ch->length_dw)
                 return reject(vc, -EINVAL, VC_E_CHUNKS, "IB", "%s", "CS: zero-length IB chunk");
+            /* radeon_ib_get suballocates the IB from a pool of
+             * RADEON_IB_POOL_SIZE x 64 KiB (radeon_ib.c); drm_suballoc_new
+             * answers -EINVAL for anything larger */
+            if (ch->length_dw > IB_MAX_DW)
+                return reject(vc, -EINVAL, VC_E_CHUNKS, "IB", "%s",
+                              "CS: IB chunk larger than the kernel's 1 MiB IB pool");
             out->ib = data;
             out->ib_dw = ch->length_dw;
             out->have_ib = true;

@@ -1,0 +1,425 @@
+/* Robustness of the virtual Cedar's inputs: the command-stream checker on
+ * Mesa's real streams (tests/data/mesa-r600-msaa8x/) with random mutations,
+ * the CS ioctl with random chunk layouts (NULL / dangling-free pointers are
+ * the caller's business, so only well-formed memory with hostile contents),
+ * raw bare-metal IBs, and the BOF reader on corrupted captures.  Fixed seeds;
+ * every call must come back with 0 or an error carrying a one-line reason,
+ * never a sanitizer report or a hang. */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include <drm.h>
+#include <radeon_drm.h>
+
+#include "cedar/vc_bof.h"
+#include "cedar/vcedar.h"
+
+#define MESA "tests/data/mesa-r600-msaa8x/"
+
+static uint64_t rng_state;
+static uint32_t rnd(void)   /* xorshift64* */
+{
+    rng_state ^= rng_state >> 12;
+    rng_state ^= rng_state << 25;
+    rng_state ^= rng_state >> 27;
+    return (uint32_t)((rng_state * 2685821657736338717ull) >> 32);
+}
+
+static double now(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
+}
+
+struct stream {
+    uint32_t dw[8192];
+    size_t ndw;
+    struct vc_reloc_bo bo[32];
+    uint32_t reloc[32 * 4];
+    unsigned nrelocs;
+};
+
+/* cs_NNN.bin and the buffer sizes / domains of cs_NNN.relocs.txt */
+static void load_stream(const char *n, struct stream *s)
+{
+    char path[128];
+    snprintf(path, sizeof path, MESA "cs_%s.bin", n);
+    FILE *f = fopen(path, "rb");
+    assert_non_null(f);
+    s->ndw = fread(s->dw, 4, 8192, f);
+    fclose(f);
+    snprintf(path, sizeof path, MESA "cs_%s.relocs.txt", n);
+    f = fopen(path, "r");
+    assert_non_null(f);
+    char line[512];
+    s->nrelocs = 0;
+    uint64_t gpu = 0x100000;
+    while (fgets(line, sizeof line, f) && s->nrelocs < 32) {
+        const char *sz = strstr(line, " size="), *dom = strstr(line, "init=");
+        if (line[0] == '#' || !sz || !dom)
+            continue;
+        unsigned i = s->nrelocs++;
+        s->bo[i].size = strtoull(sz + 6, NULL, 10);
+        s->bo[i].domain = strncmp(dom + 5, "GTT", 3) ? RADEON_GEM_DOMAIN_VRAM : RADEON_GEM_DOMAIN_GTT;
+        s->bo[i].gpu_offset = gpu;
+        gpu += (s->bo[i].size + 0xFFFFF) & ~0xFFFFFull;
+        s->reloc[4 * i] = i + 1;
+        s->reloc[4 * i + 1] = s->bo[i].domain;
+        s->reloc[4 * i + 2] = s->bo[i].domain;
+        s->reloc[4 * i + 3] = 0;
+    }
+    fclose(f);
+    assert_true(s->ndw > 0 && s->nrelocs > 0);
+}
+
+/* 1..6 mutations: random word, bit flip, small count change of a header,
+ * relocation NOP index change, register offset shift. */
+static void mutate(uint32_t *w, size_t n)
+{
+    unsigned muts = 1 + rnd() % 6;
+    for (unsigned m = 0; m < muts; m++) {
+        size_t at = rnd() % n;
+        switch (rnd() % 6) {
+        case 0: w[at] = rnd(); break;
+        case 1: w[at] ^= 1u << (rnd() % 32); break;
+        case 2: w[at] += (rnd() % 5) << 16; break;                 /* COUNT of a type-3 header */
+        case 3: w[at] = (rnd() % 40) * 4; break;                   /* a relocation index */
+        case 4: w[at] = rnd() % 4 ? 0xFFFFFFFFu : 0x80000000u; break;
+        default: w[at] ^= rnd() & 0xFFFu; break;
+        }
+    }
+}
+
+static void check_error_line(const struct vc_error *e)
+{
+    char buf[400];
+    assert_true(e->code > VC_OK && e->code < VC_E_COUNT_);
+    vc_error_format(e, buf, sizeof buf);
+    assert_true(buf[0] != '\0');
+    assert_null(strchr(buf, '\n'));
+}
+
+static void checker_on_mutated_mesa_streams(void **state)
+{
+    (void)state;
+    static struct stream s;
+    static uint32_t ib[8192];
+    static const char *names[] = { "001", "002", "003", "004" };
+    rng_state = 0x5eed0101;
+    unsigned runs = 0, accepted = 0;
+    double t0 = now();
+    for (unsigned n = 0; n < 4; n++) {
+        load_stream(names[n], &s);
+        for (unsigned it = 0; it < 8000; it++) {
+            memcpy(ib, s.dw, s.ndw * 4);
+            mutate(ib, s.ndw);
+            size_t len = rnd() % 10 ? s.ndw : rnd() % (s.ndw + 1);
+            struct vc_check_cfg cfg = { .mode = rnd() % 2 ? VC_CHECK_KERNEL : VC_CHECK_STRICT,
+                                        .tiling_config = VCEDAR_TILING_CONFIG,
+                                        .cs_flags = rnd() % 4 ? RADEON_CS_KEEP_TILING_FLAGS : 0 };
+            /* sometimes fewer relocations, or buffers too small */
+            size_t reloc_dw = rnd() % 5 ? s.nrelocs * 4 : (rnd() % (s.nrelocs * 4 + 1));
+            struct vc_reloc_bo bo[32];
+            memcpy(bo, s.bo, sizeof bo);
+            if (rnd() % 5 == 0)
+                bo[rnd() % s.nrelocs].size = rnd() % 4096;
+            struct vc_error err = { 0 };
+            int r = vc_check_gfx(&cfg, ib, len, rnd() % 20 ? s.reloc : NULL, reloc_dw, bo, &err);
+            if (r)
+                check_error_line(&err);
+            else
+                accepted++;
+            runs++;
+        }
+    }
+    print_message("%u mutated GFX streams checked (%u accepted) in %.1f s\n", runs, accepted, now() - t0);
+
+    /* the DMA ring: cs_005 */
+    load_stream("005", &s);
+    for (unsigned it = 0; it < 3000; it++) {
+        memcpy(ib, s.dw, s.ndw * 4);
+        mutate(ib, s.ndw);
+        size_t len = rnd() % 10 ? s.ndw : rnd() % (s.ndw + 1);
+        struct vc_check_cfg cfg = { .mode = it % 2 ? VC_CHECK_KERNEL : VC_CHECK_STRICT,
+                                    .tiling_config = VCEDAR_TILING_CONFIG };
+        struct vc_reloc_bo bo[32];
+        memcpy(bo, s.bo, sizeof bo);
+        if (rnd() % 4 == 0)
+            bo[rnd() % s.nrelocs].size = rnd() % 4096;
+        struct vc_error err = { 0 };
+        if (vc_check_dma(&cfg, ib, len, rnd() % 8 ? s.nrelocs : rnd() % (s.nrelocs + 1), bo, &err))
+            check_error_line(&err);
+    }
+}
+
+/* ---- the CS ioctl ------------------------------------------------------- */
+
+static struct cedar_dev *open_dev(bool render)
+{
+    struct vcedar_opts o = { .mode = VC_CHECK_STRICT, .no_render = !render };
+    struct cedar_dev *dev = NULL;
+    assert_int_equal(cedar_dev_open_virtual(&o, &dev), 0);
+    return dev;
+}
+
+static uint32_t bo_new(struct cedar_dev *dev, uint64_t size, uint32_t domain)
+{
+    struct drm_radeon_gem_create c = { .size = size, .initial_domain = domain };
+    assert_int_equal(cedar_dev_ioctl(dev, DRM_IOCTL_RADEON_GEM_CREATE, &c), 0);
+    return c.handle;
+}
+
+/* Submits the Mesa streams (mutated) through DRM_IOCTL_RADEON_CS with
+ * random chunk tables: chunks missing, repeated, zero or wrong lengths,
+ * unknown ids, odd flags and rings, relocations naming absent handles.
+ * Accepted streams run (with the renderer every 8th device). */
+static void cs_ioctl_random_chunks(void **state)
+{
+    (void)state;
+    static struct stream s[5];
+    static const char *names[] = { "001", "002", "003", "004", "005" };
+    for (unsigned n = 0; n < 5; n++)
+        load_stream(names[n], &s[n]);
+    static uint32_t ib[8192 + 64];
+    uint32_t relocs[40 * 4], flags[3];
+    rng_state = 0x5eed0102;
+    unsigned runs = 0, accepted = 0;
+    double t0 = now();
+    for (unsigned devn = 0; devn < 4; devn++) {
+        struct cedar_dev *dev = open_dev(devn == 3);
+        uint32_t handles[32];
+        unsigned nh = 0;
+        /* buffers as the streams want them (the largest of each index) */
+        for (unsigned i = 0; i < 8; i++) {
+            uint64_t size = 4096;
+            for (unsigned n = 0; n < 5; n++)
+                if (i < s[n].nrelocs && s[n].bo[i].size > size)
+                    size = s[n].bo[i].size;
+            handles[nh++] = bo_new(dev, size, i % 2 ? RADEON_GEM_DOMAIN_GTT : RADEON_GEM_DOMAIN_VRAM);
+        }
+        for (unsigned it = 0; it < (devn == 3 ? 200u : 1500u); it++) {
+            const struct stream *st = &s[rnd() % 5];
+            bool dma = st == &s[4];
+            memcpy(ib, st->dw, st->ndw * 4);
+            if (rnd() % 4)
+                mutate(ib, st->ndw);
+            unsigned nrel = st->nrelocs;
+            for (unsigned i = 0; i < nrel; i++) {
+                relocs[4 * i] = rnd() % 16 ? handles[i % nh] : rnd();
+                relocs[4 * i + 1] = rnd() % 16 ? RADEON_GEM_DOMAIN_VRAM | RADEON_GEM_DOMAIN_GTT : rnd() % 8;
+                relocs[4 * i + 2] = rnd() % 8 ? 0 : rnd() % 8;
+                relocs[4 * i + 3] = rnd() % 8 ? 0 : rnd();
+            }
+            flags[0] = rnd() % 8 ? RADEON_CS_KEEP_TILING_FLAGS : rnd() % 8;
+            flags[1] = rnd() % 10 ? (dma ? RADEON_CS_RING_DMA : RADEON_CS_RING_GFX) : rnd() % 7;
+            flags[2] = rnd();
+            struct drm_radeon_cs_chunk ch[6];
+            uint64_t ptrs[6];
+            unsigned nch = 0;
+            unsigned layout = rnd() % 12;
+            for (unsigned c = 0; c < 6; c++) {
+                unsigned kind = layout < 8 ? c : rnd() % 6;
+                if (layout >= 8 && rnd() % 3 == 0)
+                    continue;
+                if (kind > 3 && layout < 8)
+                    break;
+                struct drm_radeon_cs_chunk *k = &ch[nch];
+                switch (kind) {
+                case 0:
+                    *k = (struct drm_radeon_cs_chunk){ RADEON_CHUNK_ID_IB, (uint32_t)st->ndw, (uintptr_t)ib };
+                    if (rnd() % 10 == 0)
+                        k->length_dw = rnd() % (uint32_t)(st->ndw + 1);
+                    break;
+                case 1:
+                    *k = (struct drm_radeon_cs_chunk){ RADEON_CHUNK_ID_RELOCS, nrel * 4, (uintptr_t)relocs };
+                    if (rnd() % 10 == 0)
+                        k->length_dw = rnd() % (nrel * 4 + 1);
+                    break;
+                case 2:
+                    *k = (struct drm_radeon_cs_chunk){ RADEON_CHUNK_ID_FLAGS, 1 + rnd() % 3, (uintptr_t)flags };
+                    if (rnd() % 16 == 0)
+                        k->length_dw = 0;
+                    break;
+                case 3:
+                    *k = (struct drm_radeon_cs_chunk){ RADEON_CHUNK_ID_CONST_IB, rnd() % 4, (uintptr_t)ib };
+                    break;
+                default:   /* an id the kernel ignores; its data is never read */
+                    *k = (struct drm_radeon_cs_chunk){ 5 + rnd() % 100, rnd(), (uintptr_t)ib };
+                    break;
+                }
+                ptrs[nch] = (uintptr_t)k;
+                nch++;
+            }
+            struct drm_radeon_cs cs = { .num_chunks = nch, .chunks = (uintptr_t)ptrs };
+            int r = cedar_dev_ioctl(dev, DRM_IOCTL_RADEON_CS, &cs);
+            if (r == 0)
+                accepted++;
+            else {
+                assert_true(r == -EINVAL || r == -ENOENT || r == -ENOMEM || r == -EFAULT);
+                check_error_line(vcedar_last_error(vcedar_of(dev)));
+            }
+            runs++;
+        }
+        cedar_dev_destroy(dev);
+    }
+    print_message("%u CS ioctls (%u accepted) in %.1f s\n", runs, accepted, now() - t0);
+}
+
+/* An IB larger than the kernel's IB pool is refused before it is copied
+ * (radeon_ib_get: 16 pools of 64 KiB, radeon_device.c / radeon_ring.c). */
+static void cs_ioctl_huge_ib_refused(void **state)
+{
+    (void)state;
+    struct cedar_dev *dev = open_dev(false);
+    uint32_t nop[2] = { 0xC0001000u, 0 };
+    struct drm_radeon_cs_chunk ch = { RADEON_CHUNK_ID_IB, 0xFFFFFFF0u, (uintptr_t)nop };
+    uint64_t ptr = (uintptr_t)&ch;
+    struct drm_radeon_cs cs = { .num_chunks = 1, .chunks = (uintptr_t)&ptr };
+    assert_int_equal(cedar_dev_ioctl(dev, DRM_IOCTL_RADEON_CS, &cs), -EINVAL);
+    check_error_line(vcedar_last_error(vcedar_of(dev)));
+    cedar_dev_destroy(dev);
+}
+
+/* ---- bare-metal IBs ----------------------------------------------------- */
+
+static void exec_raw_random_ibs(void **state)
+{
+    (void)state;
+    static struct stream s;
+    static uint32_t ib[8192];
+    rng_state = 0x5eed0103;
+    struct vcedar_opts o = { .no_render = true };
+    struct vcedar *vc = vcedar_create(&o);
+    assert_non_null(vc);
+    assert_int_equal(vcedar_map_region(vc, 0, 64ull << 20), 0);
+    /* overlapping / out-of-range regions are refused, not mapped */
+    assert_true(vcedar_map_region(vc, 4096, 4096) < 0);
+    assert_true(vcedar_map_region(vc, ~0ull - 4095, 8192) < 0);
+    assert_true(vcedar_map_region(vc, 1ull << 40, 0) < 0 || 1);
+    uint8_t b[16];
+    assert_true(vcedar_mem_read(vc, (64ull << 20) - 8, b, 16) < 0);
+    assert_true(vcedar_mem_write(vc, ~0ull - 7, b, 16) < 0);
+    load_stream("003", &s);
+    double t0 = now();
+    unsigned faults = 0;
+    for (unsigned it = 0; it < 8000; it++) {
+        size_t n;
+        if (it % 3 == 0) {
+            n = 1 + rnd() % 256;
+            for (size_t i = 0; i < n; i++)
+                ib[i] = rnd() % 2 ? rnd() : (0xC0000000u | ((rnd() % 8) << 16) | ((rnd() % 0x80) << 8));
+        } else {
+            n = s.ndw;
+            memcpy(ib, s.dw, n * 4);
+            mutate(ib, n);
+        }
+        struct vc_error err = { 0 };
+        if (vcedar_exec_raw(vc, it % 5 == 4 ? VC_RING_DMA : VC_RING_GFX, ib, n, &err)) {
+            check_error_line(&err);
+            faults++;
+        }
+    }
+    vcedar_destroy(vc);
+    print_message("8000 raw IBs (%u faulted) in %.1f s\n", faults, now() - t0);
+}
+
+/* ---- BOF captures ------------------------------------------------------- */
+
+static void bof_reader_on_corrupt_files(void **state)
+{
+    (void)state;
+    static struct stream s;
+    load_stream("003", &s);
+    uint8_t data[3][256];
+    struct vc_bof_bo bos[3];
+    for (unsigned i = 0; i < 3; i++) {
+        memset(data[i], (int)i, sizeof data[i]);
+        bos[i] = (struct vc_bof_bo){ .handle = i + 1, .size = sizeof data[i], .domain = RADEON_GEM_DOMAIN_VRAM,
+                                     .data = data[i] };
+    }
+    struct vc_bof_cs cs = { .device_id = VCEDAR_DEVICE_ID, .ring = 0, .flags = 1, .relocs = s.reloc, .nrelocs = 3,
+                            .ib = s.dw, .ndw = (uint32_t)s.ndw, .bos = bos, .nbos = 3 };
+    char dir[] = "/tmp/test_robust_bofXXXXXX";
+    assert_non_null(mkdtemp(dir));
+    char good[64], bad[64], err[256];
+    snprintf(good, sizeof good, "%s/good.bof", dir);
+    snprintf(bad, sizeof bad, "%s/bad.bof", dir);
+    assert_int_equal(vc_bof_write(good, &cs, err, sizeof err), 0);
+    FILE *f = fopen(good, "rb");
+    assert_non_null(f);
+    static uint8_t orig[1 << 16], buf[1 << 16];
+    size_t n = fread(orig, 1, sizeof orig, f);
+    fclose(f);
+    assert_true(n > 100 && n < sizeof orig);
+    struct vc_bof_cs back;
+    assert_int_equal(vc_bof_read(good, &back, err, sizeof err), 0);
+    vc_bof_free(&back);
+
+    rng_state = 0x5eed0104;
+    unsigned refused = 0;
+    double t0 = now();
+    for (unsigned it = 0; it < 3000; it++) {
+        memcpy(buf, orig, n);
+        size_t len = n;
+        unsigned muts = 1 + rnd() % 4;
+        for (unsigned m = 0; m < muts; m++) {
+            /* node headers sit on 4-byte boundaries: hit those mostly */
+            size_t at = (rnd() % (n / 4)) * 4 + (rnd() % 8 == 0 ? rnd() % 4 : 0);
+            uint32_t v;
+            switch (rnd() % 4) {
+            case 0: v = rnd(); break;
+            case 1: v = rnd() % 64; break;
+            case 2: v = 0xFFFFFFFFu - rnd() % 16; break;
+            default: v = 0x7FFFFFFFu; break;
+            }
+            if (at + 4 <= len)
+                memcpy(buf + at, &v, 4);
+        }
+        if (rnd() % 6 == 0)
+            len = rnd() % (n + 1);
+        f = fopen(bad, "wb");
+        assert_non_null(f);
+        assert_int_equal(fwrite(buf, 1, len, f), len);
+        fclose(f);
+        struct vc_bof_cs got;
+        err[0] = '\0';
+        memset(&got, 0, sizeof got);
+        if (vc_bof_read(bad, &got, err, sizeof err)) {
+            assert_true(err[0] != '\0');
+            assert_null(strchr(err, '\n'));
+            refused++;
+        } else {
+            /* what was read is self-consistent */
+            for (uint32_t i = 0; i < got.nbos; i++)
+                if (got.bos[i].size)
+                    assert_non_null(got.bos[i].data);
+            vc_bof_free(&got);
+        }
+    }
+    print_message("3000 corrupt BOF files (%u refused) in %.1f s\n", refused, now() - t0);
+    unlink(good);
+    unlink(bad);
+    rmdir(dir);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(checker_on_mutated_mesa_streams),
+        cmocka_unit_test(cs_ioctl_random_chunks),
+        cmocka_unit_test(cs_ioctl_huge_ib_refused),
+        cmocka_unit_test(exec_raw_random_ibs),
+        cmocka_unit_test(bof_reader_on_corrupt_files),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
