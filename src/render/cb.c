@@ -880,8 +880,8 @@ void cb_write(struct cb_target *t, const float cst[4], unsigned x, unsigned y, u
 
 void cb_write_tile(struct cb_target *t, const float cst[4], const struct cb_fragment *f, unsigned n)
 {
-    bool direct = t->fmask_on && !blend_on(t) && t->write_mask == 0xFu && t->unorm8 && t->bpe == 4 && t->ctab &&
-                  t->ftab;
+    bool direct = t->fmask_on && !blend_on(t) && t->write_mask == 0xFu && t->unorm8 && t->bpe == 4 &&
+                  t->comps == 4 && t->ctab && t->ftab;
     uint32_t all = (1u << t->samples) - 1u;
     const struct cb_addr_cache *c = NULL;
     for (unsigned l = 0; l < n; l++) {
@@ -903,7 +903,8 @@ void cb_write_tile(struct cb_target *t, const float cst[4], const struct cb_frag
         float rgba[4];
         uint8_t el[4];
         cb_export_convert(t, f[l].rgba, rgba);
-        cb_pack(t, rgba, el);
+        for (unsigned ch = 0; ch < 4; ch++) /* cb_pack's 8-bit UNORM path, inline */
+            el[ch] = (uint8_t)to_unorm(rgba[t->swizzle[ch]], 8, t->round_truncate);
         unsigned i = (y & 7) * 8 + (x & 7);
         uint32_t frags = cb_fmask_frags(t->fmask, c->ftile->byte[i], c->ftile->bit0[i], t->fplanes, t->samples);
         uint32_t moved;
