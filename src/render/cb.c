@@ -907,8 +907,10 @@ void cb_write_tile(struct cb_target *t, const float cst[4], const struct cb_frag
             el[ch] = (uint8_t)to_unorm(rgba[t->swizzle[ch]], 8, t->round_truncate);
         unsigned i = (y & 7) * 8 + (x & 7);
         uint32_t frags = cb_fmask_frags(t->fmask, c->ftile->byte[i], c->ftile->bit0[i], t->fplanes, t->samples);
-        uint32_t moved;
-        unsigned target = one_colour_target(frags, coverage, t->samples, &moved);
+        uint32_t moved = 0;
+        /* every sample covered and showing fragment 0 (a fresh or fully
+         * overwritten pixel): fragment 0 again, nothing moves */
+        unsigned target = coverage == all && frags == 0 ? 0 : one_colour_target(frags, coverage, t->samples, &moved);
         unsigned pi = t->map.pix_index[i];
         memcpy(t->mem + c->ctile->run[target * c->ctile->nrun + t->pix_run[pi]] + t->pix_off[pi], el, 4);
         fmask_move(t, c->ftile->byte[i], c->ftile->bit0[i], moved, target);

@@ -231,13 +231,15 @@ static int shade_and_write(struct draw_ctx *d, const struct rs_pixel *px, uint32
             return -1;
     }
     struct vc_pixel_in *in = d->batched ? &d->pending[d->npending] : &(struct vc_pixel_in){0};
-    memset(in, 0, sizeof *in);
+    /* every field the pixel stage reads is set here or, for the weights it
+     * reads (baryc_needed), at the flush */
     in->x = (unsigned)px->x;
     in->y = (unsigned)px->y;
     in->sample = sample;
     in->coverage = coverage;
     in->pos[0] = (float)px->x + 0.5f;
     in->pos[1] = (float)px->y + 0.5f;
+    in->pos[2] = 0.0f;
     in->pos[3] = 1.0f;
     if (d->batched) {
         double (*ij)[2] = d->pending_ij[d->npending];
