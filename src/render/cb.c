@@ -21,6 +21,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "export.h"
 #include "render_priv.h"
 
 #define CMASK_BLOCK_PIXELS 128u   /* CMask block: 128x128 pixels */
@@ -900,11 +901,13 @@ void cb_write_tile(struct cb_target *t, const float cst[4], const struct cb_frag
             continue;
         }
         /* cb_write's one-colour FMask path, through the tile's tables */
-        float rgba[4];
+        /* cb_export_convert (UNORM: half floats when 16 bits per
+         * component) and cb_pack's 8-bit UNORM path, inline */
         uint8_t el[4];
-        cb_export_convert(t, f[l].rgba, rgba);
-        for (unsigned ch = 0; ch < 4; ch++) /* cb_pack's 8-bit UNORM path, inline */
-            el[ch] = (uint8_t)to_unorm(rgba[t->swizzle[ch]], 8, t->round_truncate);
+        for (unsigned ch = 0; ch < 4; ch++) {
+            float v = f[l].rgba[t->swizzle[ch]];
+            el[ch] = (uint8_t)to_unorm(t->export_16bpc ? cb_half_truncate(v) : v, 8, t->round_truncate);
+        }
         unsigned i = (y & 7) * 8 + (x & 7);
         uint32_t frags = cb_fmask_frags(t->fmask, c->ftile->byte[i], c->ftile->bit0[i], t->fplanes, t->samples);
         uint32_t moved = 0;
