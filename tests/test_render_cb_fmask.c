@@ -4,7 +4,8 @@
  * (through FMask and CMask, cb_read_sample_raw) the colour of the last write
  * that covered it, or the fast-clear colour if none did; the FMask never
  * names a fragment beyond the sample count.  Pixels of one tile and of
- * neighbouring tiles, 2x, 4x and 8x. */
+ * neighbouring tiles, 2x, 4x and 8x; through cb_write and through
+ * cb_write_tile (the batched draw's path: the tile's kept address tables). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -24,9 +25,10 @@ static uint32_t next(void)
     return rng;
 }
 
-static void writes_keep_every_sample(void **state)
+/* by_tile: through cb_write_tile (as the batched draw writes), one
+ * fragment per call. */
+static void check_writes(bool by_tile)
 {
-    (void)state;
     const unsigned sample_counts[] = {2, 4, 8};
     for (unsigned k = 0; k < 3; k++) {
         unsigned ns = sample_counts[k];
@@ -56,7 +58,12 @@ static void writes_keep_every_sample(void **state)
             float rgba[4];
             for (int c = 0; c < 4; c++)
                 rgba[c] = (float)(next() % 256) / 255.0f;
-            cb_write(t, zero, x, y, cov, rgba);
+            if (by_tile) {
+                struct cb_fragment f = {x, y, cov, rgba};
+                cb_write_tile(t, zero, &f, 1);
+            } else {
+                cb_write(t, zero, x, y, cov, rgba);
+            }
             /* what this write stores: the element of its converted colour */
             float conv[4];
             uint8_t el[16];
@@ -84,10 +91,23 @@ static void writes_keep_every_sample(void **state)
     }
 }
 
+static void writes_keep_every_sample(void **state)
+{
+    (void)state;
+    check_writes(false);
+}
+
+static void tile_writes_keep_every_sample(void **state)
+{
+    (void)state;
+    check_writes(true);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(writes_keep_every_sample),
+        cmocka_unit_test(tile_writes_keep_every_sample),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -21,6 +21,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "export.h"
 #include "render_priv.h"
 
 #define CMASK_BLOCK_PIXELS 128u   /* CMask block: 128x128 pixels */
@@ -738,6 +739,44 @@ static void masked_element(const struct cb_target *t, const float rgba[4], const
             memcpy(out + c * cb, old + c * cb, cb);
 }
 
+/* One colour for every covered sample: one fragment, stored in the lowest
+ * plane the covered samples showed that no uncovered sample still shows,
+ * else in the lowest plane nobody shows.  *moved: the covered samples that
+ * showed another fragment (they now show the target). */
+static inline unsigned one_colour_target(uint32_t frags, uint32_t coverage, unsigned samples, uint32_t *moved)
+{
+    uint32_t all = (1u << samples) - 1u, kept = 0, groups = 0;
+    for (unsigned s = 0; s < samples; s++) {
+        if ((coverage >> s) & 1u)
+            groups |= 1u << frag_of(frags, s);
+        else
+            kept |= 1u << frag_of(frags, s);
+    }
+    uint32_t reuse = groups & ~kept & all, spare = ~kept & all;
+    unsigned target = reuse ? (unsigned)__builtin_ctz(reuse) : spare ? (unsigned)__builtin_ctz(spare) : RS_MAX_SAMPLES;
+    *moved = 0;
+    for (unsigned s = 0; s < samples; s++)
+        if (((coverage >> s) & 1u) && frag_of(frags, s) != target)
+            *moved |= 1u << s;
+    return target;
+}
+
+/* Samples `moved` of a pixel now show fragment `target`: one
+ * read-modify-write per FMask plane. */
+static inline void fmask_move(struct cb_target *t, const uint32_t *byte, const uint8_t *bit0, uint32_t moved,
+                              unsigned target)
+{
+    if (!moved)
+        return;
+    for (unsigned p = 0; p < t->fplanes; p++) {
+        uint8_t bits = (uint8_t)(moved << bit0[p]);
+        if ((target >> p) & 1u)
+            t->fmask[byte[p]] |= bits;
+        else
+            t->fmask[byte[p]] &= (uint8_t)~bits;
+    }
+}
+
 void cb_write(struct cb_target *t, const float cst[4], unsigned x, unsigned y, uint32_t coverage,
               const float exported[4])
 {
@@ -793,28 +832,11 @@ void cb_write(struct cb_target *t, const float cst[4], unsigned x, unsigned y, u
     unsigned target_of[RS_MAX_SAMPLES];
     uint32_t taken = kept;
     if (same_result) {
-        /* One colour for every covered sample: one fragment. */
         cb_pack(t, rgba, results[0]);
-        /* the lowest fragment the covered samples showed that no uncovered
-         * sample still shows, else the lowest one nobody shows */
-        uint32_t reuse = groups & ~kept & all, spare = ~kept & all;
-        unsigned target = reuse ? (unsigned)__builtin_ctz(reuse)
-                                : spare ? (unsigned)__builtin_ctz(spare) : RS_MAX_SAMPLES;
+        uint32_t moved;
+        unsigned target = one_colour_target(frags, coverage, t->samples, &moved);
         cb_copy_el(plane_ptr(t, x, y, target), results[0], t->bpe);
-        /* covered samples that showed another fragment now show target:
-         * one read-modify-write per FMask plane */
-        uint32_t moved = 0;
-        for (unsigned s = 0; s < t->samples; s++)
-            if (((coverage >> s) & 1u) && frag_of(frags, s) != target)
-                moved |= 1u << s;
-        if (moved)
-            for (unsigned p = 0; p < fp.planes; p++) {
-                uint8_t bits = (uint8_t)(moved << fp.bit0[p]);
-                if ((target >> p) & 1u)
-                    t->fmask[fp.byte[p]] |= bits;
-                else
-                    t->fmask[fp.byte[p]] &= (uint8_t)~bits;
-            }
+        fmask_move(t, fp.byte, fp.bit0, moved, target);
         return;
     }
     for (unsigned f = 0; f < t->samples; f++) {
@@ -854,5 +876,46 @@ void cb_write(struct cb_target *t, const float cst[4], unsigned x, unsigned y, u
         unsigned f = frag_of(frags, s);
         if (target_of[f] != f && target_of[f] < t->samples)
             fmask_write_at(t, &fp, s, target_of[f]);
+    }
+}
+
+void cb_write_tile(struct cb_target *t, const float cst[4], const struct cb_fragment *f, unsigned n)
+{
+    bool direct = t->fmask_on && !blend_on(t) && t->write_mask == 0xFu && t->unorm8 && t->bpe == 4 &&
+                  t->comps == 4 && t->ctab && t->ftab;
+    uint32_t all = (1u << t->samples) - 1u;
+    const struct cb_addr_cache *c = NULL;
+    for (unsigned l = 0; l < n; l++) {
+        unsigned x = f[l].x, y = f[l].y;
+        uint32_t coverage = f[l].coverage & all;
+        if (!direct || x >= t->width || y >= t->height || !coverage) {
+            cb_write(t, cst, x, y, f[l].coverage, f[l].rgba);
+            continue;
+        }
+        if (!c || c->mx != (int)(x >> 3) || c->my != (int)(y >> 3)) {
+            cb_tile_expand(t, x, y);
+            c = tile_cache(t, x, y);
+        }
+        if (!c->ctile || !c->ftile) {
+            cb_write(t, cst, x, y, f[l].coverage, f[l].rgba);
+            continue;
+        }
+        /* cb_write's one-colour FMask path, through the tile's tables */
+        /* cb_export_convert (UNORM: half floats when 16 bits per
+         * component) and cb_pack's 8-bit UNORM path, inline */
+        uint8_t el[4];
+        for (unsigned ch = 0; ch < 4; ch++) {
+            float v = f[l].rgba[t->swizzle[ch]];
+            el[ch] = (uint8_t)to_unorm(t->export_16bpc ? cb_half_truncate(v) : v, 8, t->round_truncate);
+        }
+        unsigned i = (y & 7) * 8 + (x & 7);
+        uint32_t frags = cb_fmask_frags(t->fmask, c->ftile->byte[i], c->ftile->bit0[i], t->fplanes, t->samples);
+        uint32_t moved = 0;
+        /* every sample covered and showing fragment 0 (a fresh or fully
+         * overwritten pixel): fragment 0 again, nothing moves */
+        unsigned target = coverage == all && frags == 0 ? 0 : one_colour_target(frags, coverage, t->samples, &moved);
+        unsigned pi = t->map.pix_index[i];
+        memcpy(t->mem + c->ctile->run[target * c->ctile->nrun + t->pix_run[pi]] + t->pix_off[pi], el, 4);
+        fmask_move(t, c->ftile->byte[i], c->ftile->bit0[i], moved, target);
     }
 }

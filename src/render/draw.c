@@ -176,7 +176,6 @@ static void write_shaded(struct draw_ctx *d, const struct vc_pixel_in *in, const
     }
 }
 
-/* Shade the pending pixels as one batch and write them, in raster order. */
 /* The weights the pixel stage reads, from the rasteriser's (i, j) at the
  * centre, the centroid and the sample (each costs a division). */
 static void pixel_weights(const struct draw_ctx *d, struct vc_pixel_in *in, const double ij[3][2])
@@ -203,22 +202,44 @@ static int flush_pending(struct draw_ctx *d)
         pixel_weights(d, &d->pending[l], (const double(*)[2])d->pending_ij[l]);
     int rc = render_shade_pixels(d->r, d->batch, d->regs, d->mem, &d->prim, d->pending, n, d->shaded, &done,
                                  d->err);
-    for (unsigned l = 0; l < done; l++)
-        write_shaded(d, &d->pending[l], &d->shaded[l]);
+    /* target by target: the batch is one micro tile (shade_and_write
+     * flushes at a tile change) */
+    struct cb_fragment frag[EG_PS_BATCH_MAX];
+    for (unsigned k = 0; k < RS_NUM_CB; k++) {
+        if (!d->cb_on[k])
+            continue;
+        unsigned m = 0;
+        for (unsigned l = 0; l < done; l++)
+            if (!d->shaded[l].killed && k < d->shaded[l].num_colors) {
+                frag[m++] = (struct cb_fragment){d->pending[l].x, d->pending[l].y, d->pending[l].coverage,
+                                                 d->shaded[l].color[k]};
+                d->stats.samples_written += (uint64_t)__builtin_popcount(d->pending[l].coverage);
+            }
+        cb_write_tile(&d->cb[k], d->blend_const, frag, m);
+    }
+    d->stats.pixels_shaded += done;
     return rc;
 }
 
 static int shade_and_write(struct draw_ctx *d, const struct rs_pixel *px, uint32_t coverage, const double ij_center[2],
                            const double ij_centroid[2], const double ij_sample[2], unsigned sample)
 {
+    /* a batch stays inside one micro tile (cb_write_tile) */
+    if (d->batched && d->npending &&
+        ((d->pending[0].x ^ (unsigned)px->x) | (d->pending[0].y ^ (unsigned)px->y)) >> 3) {
+        if (flush_pending(d))
+            return -1;
+    }
     struct vc_pixel_in *in = d->batched ? &d->pending[d->npending] : &(struct vc_pixel_in){0};
-    memset(in, 0, sizeof *in);
+    /* every field the pixel stage reads is set here or, for the weights it
+     * reads (baryc_needed), at the flush */
     in->x = (unsigned)px->x;
     in->y = (unsigned)px->y;
     in->sample = sample;
     in->coverage = coverage;
     in->pos[0] = (float)px->x + 0.5f;
     in->pos[1] = (float)px->y + 0.5f;
+    in->pos[2] = 0.0f;
     in->pos[3] = 1.0f;
     if (d->batched) {
         double (*ij)[2] = d->pending_ij[d->npending];

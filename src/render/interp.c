@@ -63,24 +63,3 @@ void spi_prim_inputs(const struct spi_link *l, const struct vc_vertex_out *const
         }
     }
 }
-
-void spi_weights(const struct spi_link *l, const double lin[3], const float inv_w[3], float persp_ij[2],
-                 float linear_ij[2])
-{
-    linear_ij[0] = (float)lin[1];
-    linear_ij[1] = (float)lin[2];
-    if (l->persp_corr_dis) {
-        persp_ij[0] = linear_ij[0];
-        persp_ij[1] = linear_ij[1];
-        return;
-    }
-    double p0 = lin[0] * inv_w[0], p1 = lin[1] * inv_w[1], p2 = lin[2] * inv_w[2];
-    double sum = p0 + p1 + p2;
-    if (sum == 0.0) {
-        persp_ij[0] = linear_ij[0];
-        persp_ij[1] = linear_ij[1];
-        return;
-    }
-    persp_ij[0] = (float)(p1 / sum);
-    persp_ij[1] = (float)(p2 / sum);
-}

@@ -20,8 +20,27 @@ void spi_prim_inputs(const struct spi_link *l, const struct vc_vertex_out *const
                      bool front, struct vc_prim_inputs *out);
 
 /* From screen-space weights lin[0..2] of the primitive's vertices, the
- * (i, j) pairs for perspective-correct and linear interpolation. */
-void spi_weights(const struct spi_link *l, const double lin[3], const float inv_w[3], float persp_ij[2],
-                 float linear_ij[2]);
+ * (i, j) pairs for perspective-correct and linear interpolation (inline:
+ * once per pixel). */
+static inline void spi_weights(const struct spi_link *l, const double lin[3], const float inv_w[3],
+                               float persp_ij[2], float linear_ij[2])
+{
+    linear_ij[0] = (float)lin[1];
+    linear_ij[1] = (float)lin[2];
+    if (l->persp_corr_dis) {
+        persp_ij[0] = linear_ij[0];
+        persp_ij[1] = linear_ij[1];
+        return;
+    }
+    double p0 = lin[0] * inv_w[0], p1 = lin[1] * inv_w[1], p2 = lin[2] * inv_w[2];
+    double sum = p0 + p1 + p2;
+    if (sum == 0.0) {
+        persp_ij[0] = linear_ij[0];
+        persp_ij[1] = linear_ij[1];
+        return;
+    }
+    persp_ij[0] = (float)(p1 / sum);
+    persp_ij[1] = (float)(p2 / sum);
+}
 
 #endif

@@ -170,6 +170,15 @@ int cb_target_init(struct vc_render *r, struct cb_target *t, unsigned i, unsigne
 void cb_write(struct cb_target *t, const float blend_const[4], unsigned x, unsigned y,
               uint32_t coverage, const float rgba[4]);
 
+/* cb_write for fragments of one micro tile, in order (the tile's addresses
+ * looked up once; the same stores as cb_write one by one). */
+struct cb_fragment {
+    unsigned x, y;
+    uint32_t coverage;
+    const float *rgba;
+};
+void cb_write_tile(struct cb_target *t, const float blend_const[4], const struct cb_fragment *f, unsigned n);
+
 /* Read the colour of `sample` of pixel (x, y) as floats (RGBA), honouring CMask
  * and FMask. */
 void cb_read_sample(const struct cb_target *t, unsigned x, unsigned y, unsigned sample,

@@ -126,9 +126,12 @@ int cb_resolve_tile(const struct cb_target *src, struct cb_target *dst, unsigned
         uint64_t soff = src->pix_off[ps];
         const uint64_t *srun = &sc->run[src->pix_run[ps]];
         uint8_t *out = dst->mem + dc->run[dst->pix_run[pd]] + dst->pix_off[pd];
-        uint32_t seen = 0;
-        for (unsigned s = 0; s < ns; s++)
-            seen |= 1u << ((frags >> (4 * s)) & 0xFu);
+        uint32_t seen = 1u; /* every sample fragment 0: the common case */
+        if (frags != 0) {
+            seen = 0;
+            for (unsigned s = 0; s < ns; s++)
+                seen |= 1u << ((frags >> (4 * s)) & 0xFu);
+        }
         if ((seen & (seen - 1)) == 0) {
             /* one fragment: its colour, no averaging */
             unsigned f = (unsigned)__builtin_ctz(seen);
