@@ -18,6 +18,7 @@
 
 #include "cedar/image.h"
 #include "cedar/tiling.h"
+#include "tests/common/test_util.h"
 /* The check lives with cedar-bench (tools/bench/), which tests do not link. */
 #include "tools/bench/frame_check.c"
 
@@ -26,33 +27,11 @@
 static void test_real_card_frame(void **state)
 {
     (void)state;
-    struct cedar_surface s;
-    memset(&s, 0, sizeof s);
-    s.mode = CEDAR_MODE_2D_THIN;
-    s.width = s.aligned_width = 1280;
-    s.height = 720;
-    s.aligned_height = 768;
-    s.bpe = 4;
-    s.samples = 1;
-    s.tile_split = 1024;
-    s.bankw = 1;
-    s.bankh = 2;
-    s.mtilea = 2;
-    s.tiling.pipes = 2;
-    s.tiling.banks = 8;
-    s.tiling.group_bytes = 256;
-    s.tiling.row_bytes = 1024;
+    struct cedar_surface s = test_card_frame_surface();
     struct cedar_tile_map m;
     struct cedar_layout_err lerr;
     assert_int_equal(cedar_tile_map_init(&m, &s, NULL, &lerr), 0);
-
-    uint8_t *bin = NULL;
-    size_t bin_size = 0;
-    struct cedar_image_err e;
-    assert_int_equal(cedar_file_read("tests/data/cedar/eg.1.bin.gz", 64u << 20, &bin, &bin_size, &e), 0);
-    uint8_t *linear = malloc((size_t)m.width * m.height * 4);
-    assert_non_null(linear);
-    assert_int_equal(cedar_detile(&m, bin, bin_size, linear, (size_t)m.width * 4, 0, 0), 0);
+    uint8_t *linear = test_card_frame_detiled(&m, (size_t)m.width * 4);
 
     char why[256] = "";
     int rc = frame_check_image(linear, (size_t)m.width * 4, FRAME_BGRA, 8, why, sizeof why);
@@ -63,7 +42,6 @@ static void test_real_card_frame(void **state)
     assert_int_equal(frame_check_image(linear, (size_t)m.width * 4, FRAME_RGBA, 8, why, sizeof why), -1);
     assert_non_null(strstr(why, "corner"));
     free(linear);
-    free(bin);
 }
 
 /* 4x sample offsets in 1/16 pixel: the standard pattern (Mesa r600's

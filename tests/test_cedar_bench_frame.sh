@@ -6,13 +6,7 @@
 # "unavailable" instead of crashing.  Run from the repo root.
 set -u
 BENCH="${CEDAR_TOOLS:-build/san/bin}/cedar-bench"
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-
-check() { # description, command...
-    local what=$1; shift
-    if "$@"; then echo "PASS: $what"; else echo "FAIL: $what"; fi
-}
+. tests/lib.sh
 
 NUM='[0-9]+\.[0-9]+'
 FORMS=(

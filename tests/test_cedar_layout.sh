@@ -4,10 +4,7 @@
 # line on stderr, exit status 2).
 set -u
 TOOL="${CEDAR_TOOLS:-build/san/bin}/cedar-layout"
-tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
-
-pass() { echo "PASS: $*"; }
-fail() { echo "FAIL: $*"; }
+. tests/lib.sh
 
 # --- JSON: keys, exactly -------------------------------------------------
 if "$TOOL" --width 1280 --height 720 --bpe 4 --samples 8 --json >"$tmp/msaa.json" 2>"$tmp/err"; then

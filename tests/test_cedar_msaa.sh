@@ -3,10 +3,7 @@
 # --list-devices with no card (prints "no AMD display devices found", exit 0).
 set -u
 TOOL="${CEDAR_TOOLS:-build/san/bin}/cedar-msaa"
-tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
-
-pass() { echo "PASS: $*"; }
-fail() { echo "FAIL: $*"; }
+. tests/lib.sh
 
 if "$TOOL" --help >"$tmp/out" 2>&1 && grep -q -- "--dump-cs" "$tmp/out" && grep -q -- "--samples" "$tmp/out"; then
     pass "--help prints usage, exit 0"

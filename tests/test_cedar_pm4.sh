@@ -5,19 +5,7 @@
 set -u
 PM4="${CEDAR_TOOLS:-build/san/bin}/cedar-pm4"
 MESA=tests/data/mesa-r600-msaa8x
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-
-check() { # description, command...
-    local what=$1; shift
-    if "$@"; then echo "PASS: $what"; else echo "FAIL: $what"; fi
-}
-status_is() { # expected status, command...
-    local want=$1; shift
-    "$@" >"$tmp/out" 2>"$tmp/err"
-    local rc=$?
-    [ "$rc" -eq "$want" ] || { echo "  got status $rc, wanted $want: $*" >&2; head -3 "$tmp/err" >&2; return 1; }
-}
+. tests/lib.sh
 
 for f in tests/data/cedar/eg.cmds.0.bin $MESA/cs_001.bin $MESA/cs_002.bin $MESA/cs_003.bin $MESA/cs_004.bin; do
     check "exit 0 on $f" status_is 0 "$PM4" "$f"

@@ -7,20 +7,7 @@
 set -u
 SIM="${CEDAR_TOOLS:-build/san/bin}/cedar-sim"
 MESA=tests/data/mesa-r600-msaa8x
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-
-check() { # description, command...
-    local what=$1; shift
-    if "$@"; then echo "PASS: $what"; else echo "FAIL: $what"; fi
-}
-status_is() { # expected status, command...
-    local want=$1; shift
-    "$@" >"$tmp/out" 2>"$tmp/err"
-    local rc=$?
-    [ "$rc" -eq "$want" ] || { echo "  got status $rc, wanted $want: $*" >&2; head -3 "$tmp/out" "$tmp/err" >&2; return 1; }
-}
-out_has() { grep -q -- "$1" "$tmp/out" || { echo "  output lacks '$1':" >&2; head -5 "$tmp/out" >&2; return 1; }; }
+. tests/lib.sh
 
 # --bo arguments from a relocs.txt: size and initial domain of each relocation
 bos() { sed -nE 's/.* size=([0-9]+) .*init=(VRAM|GTT).*/--bo \1:\2/p' "$1" | tr 'A-Z' 'a-z' | sed 's/--bo/ --bo/g' | tr -d '\n'; }

@@ -22,9 +22,11 @@
 #include "cedar/pm4.h"
 #include "eg_regs.h"
 #include "src/demo/demo_internal.h"
+#include "tests/common/test_util.h"
 
 /* --- register files from a walk ------------------------------------------ */
 
+#define MESA "tests/data/mesa-r600-msaa8x/"
 #define CTX_DW ((SPACE_CONTEXT_END - SPACE_CONTEXT_START) / 4)
 
 struct regfile {
@@ -95,25 +97,6 @@ static uint32_t reg(const struct regfile *rf, uint32_t offset)
     if (!rf->written[i])
         fail_msg("register 0x%05X not written", offset);
     return rf->ctx[i];
-}
-
-static uint32_t *load_mesa(const char *name, size_t *ndw)
-{
-    char path[256];
-    snprintf(path, sizeof path, "tests/data/mesa-r600-msaa8x/%s", name);
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        fail_msg("cannot open %s (tests run from the repository root)", path);
-    uint8_t buf[65536];
-    size_t n = fread(buf, 1, sizeof buf, f);
-    fclose(f);
-    assert_true(n % 4 == 0 && n > 0);
-    uint32_t *dw = malloc(n);
-    for (size_t i = 0; i < n / 4; i++)
-        dw[i] = (uint32_t)buf[4 * i] | (uint32_t)buf[4 * i + 1] << 8 |
-                (uint32_t)buf[4 * i + 2] << 16 | (uint32_t)buf[4 * i + 3] << 24;
-    *ndw = n / 4;
-    return dw;
 }
 
 static const struct cedar_cmdbuf *ib(const struct cedar_demo_plan *plan, const char *what)
@@ -219,7 +202,7 @@ static void draw_8x_equals_mesa(void **state)
     struct regfile ours, mesa;
     walk(cb->dw, cb->ndw, &ours);
     size_t n;
-    uint32_t *m = load_mesa("cs_003.bin", &n);
+    uint32_t *m = test_read_dwords(MESA "cs_003.bin", &n);
     walk(m, n, &mesa);
     free(m);
     compare_cb(&ours, &mesa, 0, true);
@@ -238,7 +221,7 @@ static void resolve_8x_equals_mesa(void **state)
     struct regfile ours, mesa;
     walk(cb->dw, cb->ndw, &ours);
     size_t n;
-    uint32_t *m = load_mesa("cs_004.bin", &n);
+    uint32_t *m = test_read_dwords(MESA "cs_004.bin", &n);
     walk(m, n, &mesa);
     free(m);
     compare_cb(&ours, &mesa, 0, true);
@@ -257,13 +240,13 @@ static void cmask_fills_equal_mesa(void **state)
     struct cedar_demo_plan plan;
     build(8, true, &plan);
     const char *ours_ib[2] = { "init", "clear" };
-    const char *mesa_cs[2] = { "cs_001.bin", "cs_002.bin" };
+    const char *mesa_cs[2] = { MESA "cs_001.bin", MESA "cs_002.bin" };
     for (int i = 0; i < 2; i++) {
         const struct cedar_cmdbuf *cb = ib(&plan, ours_ib[i]);
         struct regfile o, me;
         walk(cb->dw, cb->ndw, &o);
         size_t n;
-        uint32_t *m = load_mesa(mesa_cs[i], &n);
+        uint32_t *m = test_read_dwords(mesa_cs[i], &n);
         walk(m, n, &me);
         free(m);
         assert_int_equal(o.nfills, 1);

@@ -3,11 +3,7 @@
 # uses $CEDAR_TOOLS/cedar-detile.  One PASS:/FAIL: line per check.
 set -u
 TOOL=${CEDAR_TOOLS:-build/san/bin}/cedar-detile
-TMP=$(mktemp -d)
-trap 'rm -rf "$TMP"' EXIT
-pass() { echo "PASS: $1"; }
-fail() { echo "FAIL: $1"; }
-check() { if [ "$2" = "$3" ]; then pass "$1"; else fail "$1 (got '$2', want '$3')"; fi; }
+. tests/lib.sh
 
 FIX="--width 1280 --height 768 --bpe 4 --mode 2d --tile-split 1024 --bankw 1 --bankh 2 --mtilea 2 --pipes 2 --banks 8 --group-bytes 256"
 
@@ -16,8 +12,8 @@ png_size() { python3 -c 'import struct,sys; d=open(sys.argv[1],"rb").read(24); p
 
 # 1. The real-card frame, de-tiled by the CLI, equals eg.7.png in every pixel
 #    (the PNG is decoded here by a small independent decoder: zlib + unfilter).
-if "$TOOL" tests/data/cedar/eg.1.bin.gz "$TMP/eg.png" --raw "$TMP/eg.raw" $FIX --format bgra8; then
-    r=$(python3 - "$TMP/eg.raw" tests/data/cedar/eg.7.png <<'EOF'
+if "$TOOL" tests/data/cedar/eg.1.bin.gz "$tmp/eg.png" --raw "$tmp/eg.raw" $FIX --format bgra8; then
+    r=$(python3 - "$tmp/eg.raw" tests/data/cedar/eg.7.png <<'EOF'
 import struct, sys, zlib
 raw = open(sys.argv[1], "rb").read()
 png = open(sys.argv[2], "rb").read()
@@ -49,21 +45,21 @@ swapped[0::4], swapped[2::4] = raw[2::4], raw[0::4]
 print("same" if (w, h) == (1280, 768) and bytes(swapped) == bytes(out) else "differ")
 EOF
 )
-    check "fixture de-tiled by the CLI equals eg.7.png (1280x768)" "$r" "same"
-    check "fixture PNG is 1280x768" "$(png_size "$TMP/eg.png")" "1280x768"
+    check_eq "fixture de-tiled by the CLI equals eg.7.png (1280x768)" "$r" "same"
+    check_eq "fixture PNG is 1280x768" "$(png_size "$tmp/eg.png")" "1280x768"
 else
     fail "cedar-detile on the fixture"
 fi
 
 # 1b. --layout auto (the layout code's choice for a 1280x720 4-byte surface on
 #     the HD 7350) reads the fixture the same way: the first 720 rows agree.
-if "$TOOL" tests/data/cedar/eg.1.bin.gz --raw "$TMP/auto.raw" --width 1280 --height 720 --layout auto; then
-    cmp -s -n $((1280 * 720 * 4)) "$TMP/auto.raw" "$TMP/eg.raw" && pass "--layout auto de-tiles the fixture like the explicit parameters" \
+if "$TOOL" tests/data/cedar/eg.1.bin.gz --raw "$tmp/auto.raw" --width 1280 --height 720 --layout auto; then
+    cmp -s -n $((1280 * 720 * 4)) "$tmp/auto.raw" "$tmp/eg.raw" && pass "--layout auto de-tiles the fixture like the explicit parameters" \
         || fail "--layout auto de-tiles the fixture like the explicit parameters"
 else
     fail "--layout auto on the fixture"
 fi
-check "--layout auto --addr, 8x sample 2" "$("$TOOL" --addr 0,0,2 --width 1280 --height 720 --samples 8 --layout auto)" \
+check_eq "--layout auto --addr, 8x sample 2" "$("$TOOL" --addr 0,0,2 --width 1280 --height 720 --samples 8 --layout auto)" \
     "$("$TOOL" --addr 0,0,2 --width 1280 --height 720 --samples 8 --tile-split 512 --mtilea 2)"
 
 # 2. --addr against the bit formula the issue derived from the card's bytes:
@@ -80,7 +76,7 @@ for xy in "0,0" "1,0" "0,1" "5,3" "100,200" "1279,767" "640,360" "31,63" "32,64"
     fi
 done
 [ $ok = 1 ] && pass "--addr agrees with the fixture's bit formula" || fail "--addr agrees with the fixture's bit formula"
-check "--addr prints one decimal number" "$("$TOOL" --addr 100,200 $FIX)" "1014560"
+check_eq "--addr prints one decimal number" "$("$TOOL" --addr 100,200 $FIX)" "1014560"
 
 # 3. MSAA: sample 2 of an 8x surface with tile split 512 lies in the second
 #    512-byte piece of its micro tile, a piece-slice further, bank rotated by 5.
@@ -88,46 +84,46 @@ MS="--width 1280 --height 736 --samples 8 --tile-split 512 --bankw 1 --bankh 1 -
 a0=$("$TOOL" --addr 0,0,0 $MS); a2=$("$TOOL" --addr 0,0,2 $MS); a1=$("$TOOL" --addr 0,0,1 $MS)
 # sample 1 is the next 256 bytes of the piece: past the 256-byte interleave,
 # so above the 1 pipe bit and 3 bank bits (4096 further in the address).
-check "8x sample 1 follows sample 0 inside the piece" "$a1" "$((a0 + 4096))"
-check "8x sample 2: bank rotated by banks/2+1" "$(( ((a0 >> 9) ^ (a2 >> 9)) & 7 ))" "5"
+check_eq "8x sample 1 follows sample 0 inside the piece" "$a1" "$((a0 + 4096))"
+check_eq "8x sample 2: bank rotated by banks/2+1" "$(( ((a0 >> 9) ^ (a2 >> 9)) & 7 ))" "5"
 
 # 4. FMask bit location: 8x, plane P of sample S at (0,0) is bit S of byte 64*P.
-check "--fmask --addr prints byte and bit" "$("$TOOL" --fmask --addr 0,0,3 --plane 2 $MS)" "128 3"
-check "--fmask default plane 0" "$("$TOOL" --fmask --addr 1,0,5 $MS)" "1 5"
+check_eq "--fmask --addr prints byte and bit" "$("$TOOL" --fmask --addr 0,0,3 --plane 2 $MS)" "128 3"
+check_eq "--fmask default plane 0" "$("$TOOL" --fmask --addr 1,0,5 $MS)" "1 5"
 
 # 5. FMask input: an all-zero FMask means every sample uses fragment 0.
 size=$(( 1280 * 736 * 4 ))
-head -c $size /dev/zero > "$TMP/fmask.bin"
-if "$TOOL" "$TMP/fmask.bin" "$TMP/fmask.png" --fmask $MS --raw "$TMP/fmask.raw"; then
-    r=$(python3 -c 'import sys; d=open(sys.argv[1],"rb").read(); print("ok" if len(d)==1280*736 and set(d)=={1} else "bad")' "$TMP/fmask.raw")
-    check "--fmask on an all-zero FMask: one fragment everywhere" "$r" "ok"
+head -c $size /dev/zero > "$tmp/fmask.bin"
+if "$TOOL" "$tmp/fmask.bin" "$tmp/fmask.png" --fmask $MS --raw "$tmp/fmask.raw"; then
+    r=$(python3 -c 'import sys; d=open(sys.argv[1],"rb").read(); print("ok" if len(d)==1280*736 and set(d)=={1} else "bad")' "$tmp/fmask.raw")
+    check_eq "--fmask on an all-zero FMask: one fragment everywhere" "$r" "ok"
 else
     fail "--fmask with an input file"
 fi
 
 # 6. --show tiles, --crop, --zoom
-"$TOOL" "$TMP/tiles.png" --show tiles $FIX --crop 0,0,64,64 --zoom 4 \
-    && check "--show tiles --crop 64x64 --zoom 4 gives 256x256" "$(png_size "$TMP/tiles.png")" "256x256" \
+"$TOOL" "$tmp/tiles.png" --show tiles $FIX --crop 0,0,64,64 --zoom 4 \
+    && check_eq "--show tiles --crop 64x64 --zoom 4 gives 256x256" "$(png_size "$tmp/tiles.png")" "256x256" \
     || fail "--show tiles"
-"$TOOL" tests/data/cedar/eg.1.bin.gz "$TMP/crop.png" $FIX --crop 600,300,10,20 --zoom 3 \
-    && check "--crop 10x20 --zoom 3 gives 30x60" "$(png_size "$TMP/crop.png")" "30x60" \
+"$TOOL" tests/data/cedar/eg.1.bin.gz "$tmp/crop.png" $FIX --crop 600,300,10,20 --zoom 3 \
+    && check_eq "--crop 10x20 --zoom 3 gives 30x60" "$(png_size "$tmp/crop.png")" "30x60" \
     || fail "--crop/--zoom"
 
 # 7. Bad input: clear error, exit status 2.
 expect2() { # what, args...
     local what=$1; shift
-    "$TOOL" "$@" >"$TMP/out" 2>"$TMP/err"; local rc=$?
-    if [ $rc -eq 2 ] && [ -s "$TMP/err" ]; then pass "$what: exit 2 with a message"; else fail "$what: rc $rc"; fi
+    "$TOOL" "$@" >"$tmp/out" 2>"$tmp/err"; local rc=$?
+    if [ $rc -eq 2 ] && [ -s "$tmp/err" ]; then pass "$what: exit 2 with a message"; else fail "$what: rc $rc"; fi
 }
-head -c 1000 /dev/zero > "$TMP/short.bin"
-expect2 "file size does not match the layout" "$TMP/short.bin" "$TMP/x.png" $FIX
+head -c 1000 /dev/zero > "$tmp/short.bin"
+expect2 "file size does not match the layout" "$tmp/short.bin" "$tmp/x.png" $FIX
 expect2 "bank width 3" --addr 0,0 --width 64 --height 64 --bankw 3
 expect2 "macro aspect above the banks" --addr 0,0 --width 64 --height 64 --mtilea 8 --banks 4
 expect2 "5 samples" --addr 0,0 --width 64 --height 64 --samples 5
 expect2 "MSAA on a 1D surface" --addr 0,0 --width 64 --height 64 --samples 4 --mode 1d
 expect2 "pixel outside the surface" --addr 2000,0 $FIX
-expect2 "missing input file" "$TMP/nope.bin" "$TMP/x.png" $FIX
+expect2 "missing input file" "$tmp/nope.bin" "$tmp/x.png" $FIX
 expect2 "unknown option" --addr 0,0 --width 8 --height 8 --frobnicate 1
 expect2 "bad number" --addr 0,x $FIX
-expect2 "format for the wrong element size" tests/data/cedar/eg.1.bin.gz "$TMP/x.png" $FIX --format r8
+expect2 "format for the wrong element size" tests/data/cedar/eg.1.bin.gz "$tmp/x.png" $FIX --format r8
 "$TOOL" --help >/dev/null && pass "--help exits 0" || fail "--help"

@@ -21,6 +21,7 @@
 #include "cedar/layout.h"
 #include "cedar/pm4.h"
 #include "eg_regs.h"
+#include "tests/common/test_util.h"
 
 #define MESA_DIR "tests/data/mesa-r600-msaa8x/"
 #define GPU_PAGE 4096u /* the radeon winsys rounds BO sizes to pages */
@@ -109,23 +110,6 @@ struct cs_regs {
     int reloc_of[(SPACE_CONTEXT_END - SPACE_CONTEXT_START) / 4]; /* relocation index, -1 */
 };
 
-static uint32_t *read_dwords(const char *path, size_t *n)
-{
-    FILE *f = fopen(path, "rb");
-    assert_non_null(f);
-    assert_int_equal(fseek(f, 0, SEEK_END), 0);
-    long len = ftell(f);
-    assert_true(len > 0 && len % 4 == 0);
-    rewind(f);
-    uint32_t *buf = malloc((size_t)len);
-    assert_non_null(buf);
-    assert_int_equal(fread(buf, 1, (size_t)len, f), (size_t)len);
-    fclose(f);
-    /* little-endian dwords; this test runs on little-endian hosts only */
-    *n = (size_t)len / 4;
-    return buf;
-}
-
 static int on_reg(void *ctx, const struct eg_pm4_packet *pkt, const struct eg_pm4_reg_write *w)
 {
     struct cs_regs *regs = ctx;
@@ -153,7 +137,7 @@ static int on_reloc(void *ctx, const struct eg_pm4_packet *nop, const struct eg_
 static void parse_cs(const char *path, struct cs_regs *regs)
 {
     size_t n;
-    uint32_t *dw = read_dwords(path, &n);
+    uint32_t *dw = test_read_dwords(path, &n);
     memset(regs, 0, sizeof(*regs));
     for (size_t i = 0; i < sizeof(regs->reloc_of) / sizeof(regs->reloc_of[0]); i++)
         regs->reloc_of[i] = -1;

@@ -16,31 +16,9 @@
 #include "cedar/pm4.h"
 #include "cedar/regdb.h"
 #include "eg_regs.h"
+#include "tests/common/test_util.h"
 
 #define MESA "tests/data/mesa-r600-msaa8x/"
-
-static uint32_t *load(const char *path, size_t *ndw)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        fail_msg("cannot open %s (run from the repo root)", path);
-    fseek(f, 0, SEEK_END);
-    long n = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    assert_true(n > 0 && n % 4 == 0);
-    unsigned char *b = malloc((size_t)n);
-    uint32_t *dw = malloc((size_t)n);
-    assert_non_null(b);
-    assert_non_null(dw);
-    assert_int_equal(fread(b, 1, (size_t)n, f), (size_t)n);
-    fclose(f);
-    for (long i = 0; i < n / 4; i++)
-        dw[i] = (uint32_t)b[4 * i] | (uint32_t)b[4 * i + 1] << 8 | (uint32_t)b[4 * i + 2] << 16 |
-                (uint32_t)b[4 * i + 3] << 24;
-    free(b);
-    *ndw = (size_t)n / 4;
-    return dw;
-}
 
 /* --- everything known ---------------------------------------------------- */
 struct census {
@@ -92,7 +70,7 @@ static int census_reloc(void *ctx, const struct eg_pm4_packet *nop, const struct
 static struct census walk_file(const char *path)
 {
     size_t n;
-    uint32_t *dw = load(path, &n);
+    uint32_t *dw = test_read_dwords(path, &n);
     struct census c = { 0 };
     struct eg_pm4_sink s = { &c, census_packet, census_reg, census_reloc };
     struct eg_pm4_error e;
@@ -174,7 +152,7 @@ static bool same_name(const char *ours, const char *mesa)
 static void check_ties(const char *bin, const char *txt)
 {
     size_t n;
-    uint32_t *dw = load(bin, &n);
+    uint32_t *dw = test_read_dwords(bin, &n);
     struct ties t = { .n = 0 };
     struct eg_pm4_sink s = { &t, NULL, NULL, tie_reloc };
     assert_int_equal(eg_pm4_walk(dw, n, NULL, &s, NULL), 0);
@@ -242,7 +220,7 @@ static int find_reg(void *ctx, const struct eg_pm4_packet *p, const struct eg_pm
 static uint32_t last_value(const char *path, const char *reg, unsigned *hits)
 {
     size_t n;
-    uint32_t *dw = load(path, &n);
+    uint32_t *dw = test_read_dwords(path, &n);
     struct find fd = { .name = reg };
     struct eg_pm4_sink s = { &fd, NULL, find_reg, NULL };
     assert_int_equal(eg_pm4_walk(dw, n, NULL, &s, NULL), 0);

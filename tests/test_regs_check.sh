@@ -1,7 +1,7 @@
 #!/bin/bash
 # The register database validates, and the validator rejects broken input.
 set -u
-tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+. tests/lib.sh
 if out=$(python3 regs/gen_regs.py --check regs/*.regs 2>&1); then echo "PASS: regs database validates ($out)"; else echo "FAIL: regs database: $out"; fi
 printf 'space context 0x28000 0x29000\nbitset B\n  field A 0..3\n  field C 2..5\n' >"$tmp/bad.regs"
 if python3 regs/gen_regs.py --check "$tmp/bad.regs" 2>"$tmp/err"; then echo "FAIL: overlapping fields accepted"

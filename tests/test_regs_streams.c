@@ -22,47 +22,9 @@
 #include "cedar/pm4.h"
 #include "cedar/regdb.h"
 #include "eg_regs.h"
+#include "tests/common/test_util.h"
 
 #define MESA_DIR "tests/data/mesa-r600-msaa8x/"
-
-static uint32_t *read_dwords(const char *path, size_t *ndw)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        fail_msg("cannot open %s (run from the repository root)", path);
-    fseek(f, 0, SEEK_END);
-    long size = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    assert_true(size > 0 && size % 4 == 0);
-    uint8_t *bytes = malloc((size_t)size);
-    uint32_t *dw = malloc((size_t)size);
-    assert_non_null(bytes);
-    assert_non_null(dw);
-    assert_int_equal(fread(bytes, 1, (size_t)size, f), (size_t)size);
-    fclose(f);
-    for (long i = 0; i < size / 4; i++)
-        dw[i] = (uint32_t)bytes[4 * i] | (uint32_t)bytes[4 * i + 1] << 8 |
-                (uint32_t)bytes[4 * i + 2] << 16 | (uint32_t)bytes[4 * i + 3] << 24;
-    free(bytes);
-    *ndw = (size_t)size / 4;
-    return dw;
-}
-
-static char *read_text(const char *path)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        fail_msg("cannot open %s", path);
-    fseek(f, 0, SEEK_END);
-    long size = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    char *s = malloc((size_t)size + 1);
-    assert_non_null(s);
-    assert_int_equal(fread(s, 1, (size_t)size, f), (size_t)size);
-    s[size] = '\0';
-    fclose(f);
-    return s;
-}
 
 /* ---- every packet and register of a stream is known ---------------------- */
 
@@ -133,7 +95,7 @@ static int on_reg(void *ctx, const struct eg_pm4_packet *pkt, const struct eg_pm
 static void walk_stream(struct coverage *c, const char *path)
 {
     size_t ndw;
-    uint32_t *dw = read_dwords(path, &ndw);
+    uint32_t *dw = test_read_dwords(path, &ndw);
     struct eg_pm4_sink sink = { .ctx = c, .packet = on_packet, .reg = on_reg };
     struct eg_pm4_opts opts = { .tiling_from_relocs = !c->keep_tiling };
     struct eg_pm4_error err;
@@ -163,7 +125,7 @@ static void mesa_streams_covered(void **state)
         char path[64], txt[64];
         snprintf(path, sizeof path, MESA_DIR "cs_%03d.bin", n);
         snprintf(txt, sizeof txt, MESA_DIR "cs_%03d.txt", n);
-        char *decode = read_text(txt);
+        char *decode = (char *)test_read_file(txt, NULL);
         struct coverage c = { .check_relocs = true };
         /* the CS flags the recording tool saw, on the decode's first line */
         char *eol = strchr(decode, '\n');
@@ -263,7 +225,7 @@ static void check_sample_locs(struct decode_stats *st, const struct eg_reg *r, u
 
 static void decode_file(struct decode_stats *st, const char *path)
 {
-    char *text = read_text(path);
+    char *text = (char *)test_read_file(path, NULL);
     const struct eg_reg *cur = NULL;
     uint32_t cur_value = 0;
     for (char *line = strtok(text, "\n"); line; line = strtok(NULL, "\n")) {
@@ -339,8 +301,8 @@ static void dma_stream_decodes(void **state)
 {
     (void)state;
     size_t ndw;
-    uint32_t *dw = read_dwords(MESA_DIR "cs_005.bin", &ndw);
-    char *text = read_text(MESA_DIR "cs_005.txt");
+    uint32_t *dw = test_read_dwords(MESA_DIR "cs_005.bin", &ndw);
+    char *text = (char *)test_read_file(MESA_DIR "cs_005.txt", NULL);
     const struct eg_enum *copy_len = eg_enum_find_name("DMA_COPY_PACKET_DWORDS");
     const struct eg_enum *sub = eg_enum_find_name("DMA_COPY_SUB_CMD");
     const struct eg_enum *other = eg_enum_find_name("DMA_OTHER_PACKET_DWORDS");

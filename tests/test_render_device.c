@@ -27,8 +27,8 @@
 #include "cedar/tiling.h"
 #include "cedar/vcedar.h"
 #include "src/render/render_scene.h"
+#include "tests/common/test_util.h"
 
-#define FIXTURE "tests/data/cedar/eg.1.bin.gz"
 #define DIFF_DIR "build/artefacts"
 #define DIFF_PNG DIFF_DIR "/render_device_diff.png"
 
@@ -57,16 +57,10 @@ static void demo_frame_on_virtual_cedar_matches_card(void **state)
     unsigned w = cfg.width, h = cfg.height;
     size_t stride = (size_t)rmap.width * 4;
     size_t lin_size = stride * rmap.height;
-    uint8_t *mine = malloc(lin_size), *card_lin = malloc(lin_size);
+    uint8_t *mine = malloc(lin_size);
     assert_non_null(mine);
-    assert_non_null(card_lin);
     assert_int_equal(cedar_detile(&rmap, res.resolve, res.resolve_size, mine, stride, 0, 0), 0);
-
-    uint8_t *card = NULL;
-    size_t card_size = 0;
-    struct cedar_image_err ierr;
-    assert_int_equal(cedar_file_read(FIXTURE, 1u << 24, &card, &card_size, &ierr), 0);
-    assert_int_equal(cedar_detile(&rmap, card, card_size, card_lin, stride, 0, 0), 0);
+    uint8_t *card_lin = test_card_frame_detiled(&rmap, stride);
 
     assert_true(plan.layout.fmask.offset + plan.layout.fmask.surf.size <= res.color_size);
     struct fidelity_edges edges = {&fmap, res.color + plan.layout.fmask.offset, cfg.samples};
@@ -81,17 +75,8 @@ static void demo_frame_on_virtual_cedar_matches_card(void **state)
         printf("FIDELITY: difference image %s\n", DIFF_PNG);
     else
         printf("FIDELITY: no difference image: %s\n", why);
-    assert_true(f.within1 * 10000 >= f.pixels * 9999ull);
-    assert_true(f.edge_within2 * 100 >= f.edge_pixels * 99ull);
-    assert_true(f.edge_pixels > 1000);
-    /* Measured minima since the half-float export and exact viewport snap
-     * (fidelity helper): no pixel off by more than 1, >= 99.98% exact. */
-    assert_true(f.max_diff <= 1);
-    assert_true(f.within1 == f.pixels);
-    assert_true(f.exact * 10000 >= f.pixels * 9998ull);
-    assert_true(f.edge_exact * 100 >= f.edge_pixels * 92ull);
+    test_assert_card_fidelity(&f);
 
-    free(card);
     free(card_lin);
     free(mine);
     cedar_demo_result_free(&res);

@@ -29,8 +29,8 @@
 #include "cedar/render.h"
 #include "cedar/tiling.h"
 #include "src/render/render_scene.h"
+#include "tests/common/test_util.h"
 
-#define FIXTURE "tests/data/cedar/eg.1.bin.gz"
 #define W 1280
 #define H 720
 #define FB_H 768
@@ -47,30 +47,15 @@ static void fidelity_against_real_card(void **state)
     assert_non_null(mine);
     assert_int_equal(scene_readback(&sc, mine), 0);
 
-    uint8_t *card = NULL;
-    size_t card_size = 0;
-    struct cedar_image_err ierr;
-    assert_int_equal(cedar_file_read(FIXTURE, 1u << 24, &card, &card_size, &ierr), 0);
-    assert_int_equal(card_size, (size_t)W * FB_H * 4);
-    uint8_t *card_lin = malloc((size_t)W * FB_H * 4);
-    assert_non_null(card_lin);
-    assert_int_equal(cedar_detile(&sc.resolve_map, card, card_size, card_lin, W * 4, 0, 0), 0);
+    assert_int_equal(sc.resolve_map.size, (uint64_t)W * FB_H * 4);
+    uint8_t *card_lin = test_card_frame_detiled(&sc.resolve_map, W * 4);
 
     struct fidelity f;
     struct fidelity_edges edges;
     scene_edges(&sc, &edges);
     fidelity_compare(mine, card_lin, W, H, W * 4, &edges, &f);
     fidelity_print(&f, stdout);
-    assert_true(f.within1 * 10000 >= f.pixels * 9999ull);        /* >= 99.99% within 1 */
-    assert_true(f.edge_within2 * 100 >= f.edge_pixels * 99ull);   /* >= 99% of edge pixels within 2 */
-    assert_true(f.edge_pixels > 1000);                            /* the scene really was MSAA */
-    /* Measured minima since the half-float export and exact viewport snap
-     * (fidelity helper): no pixel off by more than 1, >= 99.98% exact. */
-    assert_true(f.max_diff <= 1);
-    assert_true(f.within1 == f.pixels);
-    assert_true(f.exact * 10000 >= f.pixels * 9998ull);
-    assert_true(f.edge_exact * 100 >= f.edge_pixels * 92ull);
-    free(card);
+    test_assert_card_fidelity(&f);
     free(card_lin);
     free(mine);
     scene_free(&sc);

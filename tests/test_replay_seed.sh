@@ -12,14 +12,7 @@ set -u
 SIM="${CEDAR_TOOLS:-build/san/bin}/cedar-sim"
 IB=tests/data/cedar/eg.cmds.0.bin
 SHADERS=tests/data/shader
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-
-check() { # description, command...
-    local what=$1; shift
-    if "$@"; then echo "PASS: $what"; else echo "FAIL: $what"; fi
-}
-out_has() { grep -q -- "$1" "$tmp/out" || { echo "  output lacks '$1':" >&2; head -5 "$tmp/out" >&2; return 1; }; }
+. tests/lib.sh
 
 # ---- 1. What the command buffer says, read by an independent PM4 walker ----
 # Type-3 packets: header bits 31:30 = 3, 29:16 = count-1, 15:8 = opcode.

@@ -9,8 +9,7 @@ T="${CEDAR_TOOLS:-build/san/bin}"
 MESA=tests/data/mesa-r600-msaa8x
 export ASAN_OPTIONS=detect_leaks=1:abort_on_error=0:exitcode=99
 export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1:exitcode=99
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+. tests/lib.sh
 
 # case: description, wanted status, wanted stderr pattern (ERE; '' = no stderr check), command...
 case_() {

@@ -15,32 +15,7 @@
 #include <cmocka.h>
 
 #include "cedar/pm4.h"
-
-static uint64_t rng_state;
-static uint32_t rnd(void)   /* xorshift64* */
-{
-    rng_state ^= rng_state >> 12;
-    rng_state ^= rng_state << 25;
-    rng_state ^= rng_state >> 27;
-    return (uint32_t)((rng_state * 2685821657736338717ull) >> 32);
-}
-
-static double now(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
-}
-
-static size_t load(const char *path, uint32_t *w, size_t cap)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        fail_msg("cannot open %s", path);
-    size_t n = fread(w, 4, cap, f);
-    fclose(f);
-    return n;
-}
+#include "tests/common/test_util.h"
 
 /* The buffer being walked; the walker's pointers must stay in it. */
 static const uint32_t *buf_lo;
@@ -121,28 +96,28 @@ static void mutated_real_streams(void **state)
         "tests/data/mesa-r600-msaa8x/cs_004.bin",   "tests/data/mesa-r600-msaa8x/cs_005.bin",
     };
     static uint32_t orig[16384], w[16384];
-    rng_state = 0x5eed0201;
-    double t0 = now();
+    test_rand_seed(0x5eed0201);
+    double t0 = test_now();
     unsigned runs = 0;
     for (unsigned f = 0; f < sizeof files / sizeof files[0]; f++) {
-        size_t n = load(files[f], orig, 16384);
+        size_t n = test_load_words(files[f], orig, 16384);
         assert_true(n > 0);
         for (unsigned it = 0; it < 1500; it++) {
             size_t len = n;
             memcpy(w, orig, n * 4);
-            unsigned muts = 1 + rnd() % 6;
+            unsigned muts = 1 + test_rand() % 6;
             for (unsigned m = 0; m < muts; m++) {
-                size_t at = rnd() % n;
-                switch (rnd() % 5) {
-                case 0: w[at] = rnd(); break;
-                case 1: w[at] ^= 1u << (rnd() % 32); break;
-                case 2: w[at] += (rnd() % 9) << 16; break;   /* a header's COUNT */
-                case 3: w[at] = 0xC0000000u | (0x3FFFu << 16) | ((rnd() & 0xFF) << 8); break;
-                default: w[at] = (rnd() % 0x2000) | (rnd() % 2 ? 0x80000000u : 0); break;
+                size_t at = test_rand() % n;
+                switch (test_rand() % 5) {
+                case 0: w[at] = test_rand(); break;
+                case 1: w[at] ^= 1u << (test_rand() % 32); break;
+                case 2: w[at] += (test_rand() % 9) << 16; break;   /* a header's COUNT */
+                case 3: w[at] = 0xC0000000u | (0x3FFFu << 16) | ((test_rand() & 0xFF) << 8); break;
+                default: w[at] = (test_rand() % 0x2000) | (test_rand() % 2 ? 0x80000000u : 0); break;
                 }
             }
-            if (rnd() % 6 == 0)
-                len = rnd() % (n + 1);
+            if (test_rand() % 6 == 0)
+                len = test_rand() % (n + 1);
             /* the walked copy sits at the end of a heap block of its exact
              * size, so ASan catches any read past it */
             uint32_t *exact = malloc(len ? len * 4 : 4);
@@ -154,27 +129,27 @@ static void mutated_real_streams(void **state)
         }
     }
     print_message("%u mutated streams walked (%u packets, %u registers, %u relocations) in %.1f s\n", runs,
-                  packets, regs, relocs, now() - t0);
+                  packets, regs, relocs, test_now() - t0);
 }
 
 static void random_words(void **state)
 {
     (void)state;
-    rng_state = 0x5eed0202;
-    double t0 = now();
+    test_rand_seed(0x5eed0202);
+    double t0 = test_now();
     for (unsigned it = 0; it < 20000; it++) {
-        size_t n = rnd() % 40;
+        size_t n = test_rand() % 40;
         uint32_t *w = malloc(n ? n * 4 : 4);
         assert_non_null(w);
         for (size_t i = 0; i < n; i++) {
             /* type-3 headers with small counts so packets chain */
-            w[i] = rnd() % 3 ? (0xC0000000u | ((rnd() % 6) << 16) | ((rnd() & 0xFF) << 8) | (rnd() & 3))
-                             : rnd();
+            w[i] = test_rand() % 3 ? (0xC0000000u | ((test_rand() % 6) << 16) | ((test_rand() & 0xFF) << 8) | (test_rand() & 3))
+                             : test_rand();
         }
         walk_both(w, n);
         free(w);
     }
-    print_message("20000 random buffers in %.1f s\n", now() - t0);
+    print_message("20000 random buffers in %.1f s\n", test_now() - t0);
 }
 
 int main(void)

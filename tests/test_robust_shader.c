@@ -17,25 +17,7 @@
 #include "cedar/shader.h"
 #include "cedar/vc_hw.h"
 #include "eg_regs.h"
-
-static uint64_t rng_state;
-static uint32_t rnd(void)   /* xorshift64*: fixed seeds, same runs everywhere */
-{
-    rng_state ^= rng_state >> 12;
-    rng_state ^= rng_state << 25;
-    rng_state ^= rng_state >> 27;
-    return (uint32_t)((rng_state * 2685821657736338717ull) >> 32);
-}
-
-static size_t load(const char *path, uint32_t *w, size_t cap)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        fail_msg("cannot open %s", path);
-    size_t n = fread(w, 4, cap, f);
-    fclose(f);
-    return n;
-}
+#include "tests/common/test_util.h"
 
 /* Memory and resources the fuzzed shaders can reach: a small vertex buffer,
  * constants, one 4x4 texture; anything else is refused with a message. */
@@ -154,19 +136,12 @@ static void run_all(const uint32_t *dw, size_t ndw, FILE *devnull, const struct 
                 uint32_t *lane = eg_ps_batch_gpr(batch, g, ch);
                 if (lane)
                     for (unsigned l = 0; l < 7; l++)
-                        lane[l] = rnd();
+                        lane[l] = test_rand();
             }
         r = eg_ps_batch_run(batch, param, 4);
         assert_true(r == 0 || r == 1);
         eg_ps_batch_free(batch);
     }
-}
-
-static double now(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
 }
 
 /* The real shaders with 1..8 random words replaced or bits flipped, and cut
@@ -178,36 +153,36 @@ static void mutated_real_shaders(void **state)
                                    "tests/data/shader/seed_fs.bin", "tests/data/shader/blit_vs.bin",
                                    "tests/data/shader/blit_ps.bin" };
     uint32_t orig[4096], w[4096], fsw[4096];
-    size_t nfs = load("tests/data/shader/seed_fs.bin", fsw, 4096);
+    size_t nfs = test_load_words("tests/data/shader/seed_fs.bin", fsw, 4096);
     struct eg_program fs = { "FS", fsw, nfs };
     FILE *devnull = fopen("/dev/null", "w");
     assert_non_null(devnull);
-    rng_state = 0x5eed0001;
-    double t0 = now();
+    test_rand_seed(0x5eed0001);
+    double t0 = test_now();
     unsigned runs = 0;
     for (unsigned f = 0; f < sizeof files / sizeof files[0]; f++) {
-        size_t n = load(files[f], orig, 4096);
+        size_t n = test_load_words(files[f], orig, 4096);
         assert_true(n > 0);
         for (unsigned it = 0; it < 3000; it++) {
             memcpy(w, orig, n * 4);
             size_t len = n;
-            unsigned muts = 1 + rnd() % 8;
+            unsigned muts = 1 + test_rand() % 8;
             for (unsigned m = 0; m < muts; m++) {
-                size_t at = rnd() % n;
-                switch (rnd() % 3) {
-                case 0: w[at] = rnd(); break;
-                case 1: w[at] ^= 1u << (rnd() % 32); break;
-                default: w[at] ^= (rnd() & 0xFFu) << (8 * (rnd() % 4)); break;
+                size_t at = test_rand() % n;
+                switch (test_rand() % 3) {
+                case 0: w[at] = test_rand(); break;
+                case 1: w[at] ^= 1u << (test_rand() % 32); break;
+                default: w[at] ^= (test_rand() & 0xFFu) << (8 * (test_rand() % 4)); break;
                 }
             }
-            if (rnd() % 8 == 0)
-                len = rnd() % (n + 1);
-            run_all(w, len, devnull, rnd() % 4 ? &fs : NULL);
+            if (test_rand() % 8 == 0)
+                len = test_rand() % (n + 1);
+            run_all(w, len, devnull, test_rand() % 4 ? &fs : NULL);
             runs++;
         }
     }
     fclose(devnull);
-    print_message("%u mutated shaders in %.1f s\n", runs, now() - t0);
+    print_message("%u mutated shaders in %.1f s\n", runs, test_now() - t0);
 }
 
 /* Wholly random words (CF-heavy: random CF instructions with small addresses
@@ -217,26 +192,26 @@ static void random_programs(void **state)
     (void)state;
     FILE *devnull = fopen("/dev/null", "w");
     assert_non_null(devnull);
-    rng_state = 0x5eed0002;
+    test_rand_seed(0x5eed0002);
     uint32_t w[64];
-    double t0 = now();
+    double t0 = test_now();
     for (unsigned it = 0; it < 20000; it++) {
-        size_t n = 2 + 2 * (rnd() % 31);
+        size_t n = 2 + 2 * (test_rand() % 31);
         for (size_t i = 0; i < n; i += 2) {
             if (it % 2) {
-                w[i] = rnd() % (n / 2 + 2);    /* ADDR inside (or just past) the program */
-                w[i + 1] = S_SQ_CF_WORD1__CF_INST(rnd() % 32) | S_SQ_CF_WORD1__COUNT(rnd() % 4) |
-                           S_SQ_CF_WORD1__POP_COUNT(rnd() % 8) |
-                           S_SQ_CF_WORD1__END_OF_PROGRAM(rnd() % 16 == 0) | (rnd() & 0xC0000000u);
+                w[i] = test_rand() % (n / 2 + 2);    /* ADDR inside (or just past) the program */
+                w[i + 1] = S_SQ_CF_WORD1__CF_INST(test_rand() % 32) | S_SQ_CF_WORD1__COUNT(test_rand() % 4) |
+                           S_SQ_CF_WORD1__POP_COUNT(test_rand() % 8) |
+                           S_SQ_CF_WORD1__END_OF_PROGRAM(test_rand() % 16 == 0) | (test_rand() & 0xC0000000u);
             } else {
-                w[i] = rnd();
-                w[i + 1] = rnd();
+                w[i] = test_rand();
+                w[i + 1] = test_rand();
             }
         }
         run_all(w, n, devnull, NULL);
     }
     fclose(devnull);
-    print_message("20000 random programs in %.1f s\n", now() - t0);
+    print_message("20000 random programs in %.1f s\n", test_now() - t0);
 }
 
 /* A CF program that jumps to itself forever: the interpreter must stop it
@@ -266,17 +241,17 @@ static void infinite_cf_loop_is_bounded(void **state)
     FILE *devnull = fopen("/dev/null", "w");
     assert_non_null(devnull);
     for (unsigned p = 0; p < 3; p++) {
-        double t0 = now();
+        double t0 = test_now();
         struct eg_shader_env env = make_env();
         struct eg_program prog = { "VS", progs[p].dw, progs[p].n };
         struct eg_shader_err err = { { 0 } };
         struct eg_vs_output vo;
         int r = eg_run_vs(&prog, NULL, &env, 0, 0, &vo, &err);
-        print_message("program %u: r=%d %.3f s\n", p, r, now() - t0);
+        print_message("program %u: r=%d %.3f s\n", p, r, test_now() - t0);
         assert_int_equal(r, -1);
         print_message("program %u: %s\n", p, err.msg);
         assert_true(err.msg[0] != '\0');
-        assert_true(now() - t0 < 2.0);
+        assert_true(test_now() - t0 < 2.0);
         int d = eg_shader_disasm(progs[p].dw, progs[p].n, devnull, NULL);
         assert_true(d == EG_DISASM_OK || d == EG_DISASM_UNKNOWN || d == EG_DISASM_MALFORMED);
     }

@@ -22,24 +22,9 @@
 
 #include "cedar/vc_bof.h"
 #include "cedar/vcedar.h"
+#include "tests/common/test_util.h"
 
 #define MESA "tests/data/mesa-r600-msaa8x/"
-
-static uint64_t rng_state;
-static uint32_t rnd(void)   /* xorshift64* */
-{
-    rng_state ^= rng_state >> 12;
-    rng_state ^= rng_state << 25;
-    rng_state ^= rng_state >> 27;
-    return (uint32_t)((rng_state * 2685821657736338717ull) >> 32);
-}
-
-static double now(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
-}
 
 struct stream {
     uint32_t dw[8192];
@@ -86,16 +71,16 @@ static void load_stream(const char *n, struct stream *s)
  * relocation NOP index change, register offset shift. */
 static void mutate(uint32_t *w, size_t n)
 {
-    unsigned muts = 1 + rnd() % 6;
+    unsigned muts = 1 + test_rand() % 6;
     for (unsigned m = 0; m < muts; m++) {
-        size_t at = rnd() % n;
-        switch (rnd() % 6) {
-        case 0: w[at] = rnd(); break;
-        case 1: w[at] ^= 1u << (rnd() % 32); break;
-        case 2: w[at] += (rnd() % 5) << 16; break;                 /* COUNT of a type-3 header */
-        case 3: w[at] = (rnd() % 40) * 4; break;                   /* a relocation index */
-        case 4: w[at] = rnd() % 4 ? 0xFFFFFFFFu : 0x80000000u; break;
-        default: w[at] ^= rnd() & 0xFFFu; break;
+        size_t at = test_rand() % n;
+        switch (test_rand() % 6) {
+        case 0: w[at] = test_rand(); break;
+        case 1: w[at] ^= 1u << (test_rand() % 32); break;
+        case 2: w[at] += (test_rand() % 5) << 16; break;                 /* COUNT of a type-3 header */
+        case 3: w[at] = (test_rand() % 40) * 4; break;                   /* a relocation index */
+        case 4: w[at] = test_rand() % 4 ? 0xFFFFFFFFu : 0x80000000u; break;
+        default: w[at] ^= test_rand() & 0xFFFu; break;
         }
     }
 }
@@ -115,26 +100,26 @@ static void checker_on_mutated_mesa_streams(void **state)
     static struct stream s;
     static uint32_t ib[8192];
     static const char *names[] = { "001", "002", "003", "004" };
-    rng_state = 0x5eed0101;
+    test_rand_seed(0x5eed0101);
     unsigned runs = 0, accepted = 0;
-    double t0 = now();
+    double t0 = test_now();
     for (unsigned n = 0; n < 4; n++) {
         load_stream(names[n], &s);
         for (unsigned it = 0; it < 8000; it++) {
             memcpy(ib, s.dw, s.ndw * 4);
             mutate(ib, s.ndw);
-            size_t len = rnd() % 10 ? s.ndw : rnd() % (s.ndw + 1);
-            struct vc_check_cfg cfg = { .mode = rnd() % 2 ? VC_CHECK_KERNEL : VC_CHECK_STRICT,
+            size_t len = test_rand() % 10 ? s.ndw : test_rand() % (s.ndw + 1);
+            struct vc_check_cfg cfg = { .mode = test_rand() % 2 ? VC_CHECK_KERNEL : VC_CHECK_STRICT,
                                         .tiling_config = VCEDAR_TILING_CONFIG,
-                                        .cs_flags = rnd() % 4 ? RADEON_CS_KEEP_TILING_FLAGS : 0 };
+                                        .cs_flags = test_rand() % 4 ? RADEON_CS_KEEP_TILING_FLAGS : 0 };
             /* sometimes fewer relocations, or buffers too small */
-            size_t reloc_dw = rnd() % 5 ? s.nrelocs * 4 : (rnd() % (s.nrelocs * 4 + 1));
+            size_t reloc_dw = test_rand() % 5 ? s.nrelocs * 4 : (test_rand() % (s.nrelocs * 4 + 1));
             struct vc_reloc_bo bo[32];
             memcpy(bo, s.bo, sizeof bo);
-            if (rnd() % 5 == 0)
-                bo[rnd() % s.nrelocs].size = rnd() % 4096;
+            if (test_rand() % 5 == 0)
+                bo[test_rand() % s.nrelocs].size = test_rand() % 4096;
             struct vc_error err = { 0 };
-            int r = vc_check_gfx(&cfg, ib, len, rnd() % 20 ? s.reloc : NULL, reloc_dw, bo, &err);
+            int r = vc_check_gfx(&cfg, ib, len, test_rand() % 20 ? s.reloc : NULL, reloc_dw, bo, &err);
             if (r)
                 check_error_line(&err);
             else
@@ -142,22 +127,22 @@ static void checker_on_mutated_mesa_streams(void **state)
             runs++;
         }
     }
-    print_message("%u mutated GFX streams checked (%u accepted) in %.1f s\n", runs, accepted, now() - t0);
+    print_message("%u mutated GFX streams checked (%u accepted) in %.1f s\n", runs, accepted, test_now() - t0);
 
     /* the DMA ring: cs_005 */
     load_stream("005", &s);
     for (unsigned it = 0; it < 3000; it++) {
         memcpy(ib, s.dw, s.ndw * 4);
         mutate(ib, s.ndw);
-        size_t len = rnd() % 10 ? s.ndw : rnd() % (s.ndw + 1);
+        size_t len = test_rand() % 10 ? s.ndw : test_rand() % (s.ndw + 1);
         struct vc_check_cfg cfg = { .mode = it % 2 ? VC_CHECK_KERNEL : VC_CHECK_STRICT,
                                     .tiling_config = VCEDAR_TILING_CONFIG };
         struct vc_reloc_bo bo[32];
         memcpy(bo, s.bo, sizeof bo);
-        if (rnd() % 4 == 0)
-            bo[rnd() % s.nrelocs].size = rnd() % 4096;
+        if (test_rand() % 4 == 0)
+            bo[test_rand() % s.nrelocs].size = test_rand() % 4096;
         struct vc_error err = { 0 };
-        if (vc_check_dma(&cfg, ib, len, rnd() % 8 ? s.nrelocs : rnd() % (s.nrelocs + 1), bo, &err))
+        if (vc_check_dma(&cfg, ib, len, test_rand() % 8 ? s.nrelocs : test_rand() % (s.nrelocs + 1), bo, &err))
             check_error_line(&err);
     }
 }
@@ -192,9 +177,9 @@ static void cs_ioctl_random_chunks(void **state)
         load_stream(names[n], &s[n]);
     static uint32_t ib[8192 + 64];
     uint32_t relocs[40 * 4], flags[3];
-    rng_state = 0x5eed0102;
+    test_rand_seed(0x5eed0102);
     unsigned runs = 0, accepted = 0;
-    double t0 = now();
+    double t0 = test_now();
     for (unsigned devn = 0; devn < 4; devn++) {
         struct cedar_dev *dev = open_dev(devn == 3);
         uint32_t handles[32];
@@ -208,28 +193,28 @@ static void cs_ioctl_random_chunks(void **state)
             handles[nh++] = bo_new(dev, size, i % 2 ? RADEON_GEM_DOMAIN_GTT : RADEON_GEM_DOMAIN_VRAM);
         }
         for (unsigned it = 0; it < (devn == 3 ? 200u : 1500u); it++) {
-            const struct stream *st = &s[rnd() % 5];
+            const struct stream *st = &s[test_rand() % 5];
             bool dma = st == &s[4];
             memcpy(ib, st->dw, st->ndw * 4);
-            if (rnd() % 4)
+            if (test_rand() % 4)
                 mutate(ib, st->ndw);
             unsigned nrel = st->nrelocs;
             for (unsigned i = 0; i < nrel; i++) {
-                relocs[4 * i] = rnd() % 16 ? handles[i % nh] : rnd();
-                relocs[4 * i + 1] = rnd() % 16 ? RADEON_GEM_DOMAIN_VRAM | RADEON_GEM_DOMAIN_GTT : rnd() % 8;
-                relocs[4 * i + 2] = rnd() % 8 ? 0 : rnd() % 8;
-                relocs[4 * i + 3] = rnd() % 8 ? 0 : rnd();
+                relocs[4 * i] = test_rand() % 16 ? handles[i % nh] : test_rand();
+                relocs[4 * i + 1] = test_rand() % 16 ? RADEON_GEM_DOMAIN_VRAM | RADEON_GEM_DOMAIN_GTT : test_rand() % 8;
+                relocs[4 * i + 2] = test_rand() % 8 ? 0 : test_rand() % 8;
+                relocs[4 * i + 3] = test_rand() % 8 ? 0 : test_rand();
             }
-            flags[0] = rnd() % 8 ? RADEON_CS_KEEP_TILING_FLAGS : rnd() % 8;
-            flags[1] = rnd() % 10 ? (dma ? RADEON_CS_RING_DMA : RADEON_CS_RING_GFX) : rnd() % 7;
-            flags[2] = rnd();
+            flags[0] = test_rand() % 8 ? RADEON_CS_KEEP_TILING_FLAGS : test_rand() % 8;
+            flags[1] = test_rand() % 10 ? (dma ? RADEON_CS_RING_DMA : RADEON_CS_RING_GFX) : test_rand() % 7;
+            flags[2] = test_rand();
             struct drm_radeon_cs_chunk ch[6];
             uint64_t ptrs[6];
             unsigned nch = 0;
-            unsigned layout = rnd() % 12;
+            unsigned layout = test_rand() % 12;
             for (unsigned c = 0; c < 6; c++) {
-                unsigned kind = layout < 8 ? c : rnd() % 6;
-                if (layout >= 8 && rnd() % 3 == 0)
+                unsigned kind = layout < 8 ? c : test_rand() % 6;
+                if (layout >= 8 && test_rand() % 3 == 0)
                     continue;
                 if (kind > 3 && layout < 8)
                     break;
@@ -237,24 +222,24 @@ static void cs_ioctl_random_chunks(void **state)
                 switch (kind) {
                 case 0:
                     *k = (struct drm_radeon_cs_chunk){ RADEON_CHUNK_ID_IB, (uint32_t)st->ndw, (uintptr_t)ib };
-                    if (rnd() % 10 == 0)
-                        k->length_dw = rnd() % (uint32_t)(st->ndw + 1);
+                    if (test_rand() % 10 == 0)
+                        k->length_dw = test_rand() % (uint32_t)(st->ndw + 1);
                     break;
                 case 1:
                     *k = (struct drm_radeon_cs_chunk){ RADEON_CHUNK_ID_RELOCS, nrel * 4, (uintptr_t)relocs };
-                    if (rnd() % 10 == 0)
-                        k->length_dw = rnd() % (nrel * 4 + 1);
+                    if (test_rand() % 10 == 0)
+                        k->length_dw = test_rand() % (nrel * 4 + 1);
                     break;
                 case 2:
-                    *k = (struct drm_radeon_cs_chunk){ RADEON_CHUNK_ID_FLAGS, 1 + rnd() % 3, (uintptr_t)flags };
-                    if (rnd() % 16 == 0)
+                    *k = (struct drm_radeon_cs_chunk){ RADEON_CHUNK_ID_FLAGS, 1 + test_rand() % 3, (uintptr_t)flags };
+                    if (test_rand() % 16 == 0)
                         k->length_dw = 0;
                     break;
                 case 3:
-                    *k = (struct drm_radeon_cs_chunk){ RADEON_CHUNK_ID_CONST_IB, rnd() % 4, (uintptr_t)ib };
+                    *k = (struct drm_radeon_cs_chunk){ RADEON_CHUNK_ID_CONST_IB, test_rand() % 4, (uintptr_t)ib };
                     break;
                 default:   /* an id the kernel ignores; its data is never read */
-                    *k = (struct drm_radeon_cs_chunk){ 5 + rnd() % 100, rnd(), (uintptr_t)ib };
+                    *k = (struct drm_radeon_cs_chunk){ 5 + test_rand() % 100, test_rand(), (uintptr_t)ib };
                     break;
                 }
                 ptrs[nch] = (uintptr_t)k;
@@ -272,7 +257,7 @@ static void cs_ioctl_random_chunks(void **state)
         }
         cedar_dev_destroy(dev);
     }
-    print_message("%u CS ioctls (%u accepted) in %.1f s\n", runs, accepted, now() - t0);
+    print_message("%u CS ioctls (%u accepted) in %.1f s\n", runs, accepted, test_now() - t0);
 }
 
 /* An IB larger than the kernel's IB pool is refused before it is copied
@@ -297,7 +282,7 @@ static void exec_raw_random_ibs(void **state)
     (void)state;
     static struct stream s;
     static uint32_t ib[8192];
-    rng_state = 0x5eed0103;
+    test_rand_seed(0x5eed0103);
     struct vcedar_opts o = { .no_render = true };
     struct vcedar *vc = vcedar_create(&o);
     assert_non_null(vc);
@@ -310,14 +295,14 @@ static void exec_raw_random_ibs(void **state)
     assert_true(vcedar_mem_read(vc, (64ull << 20) - 8, b, 16) < 0);
     assert_true(vcedar_mem_write(vc, ~0ull - 7, b, 16) < 0);
     load_stream("003", &s);
-    double t0 = now();
+    double t0 = test_now();
     unsigned faults = 0;
     for (unsigned it = 0; it < 8000; it++) {
         size_t n;
         if (it % 3 == 0) {
-            n = 1 + rnd() % 256;
+            n = 1 + test_rand() % 256;
             for (size_t i = 0; i < n; i++)
-                ib[i] = rnd() % 2 ? rnd() : (0xC0000000u | ((rnd() % 8) << 16) | ((rnd() % 0x80) << 8));
+                ib[i] = test_rand() % 2 ? test_rand() : (0xC0000000u | ((test_rand() % 8) << 16) | ((test_rand() % 0x80) << 8));
         } else {
             n = s.ndw;
             memcpy(ib, s.dw, n * 4);
@@ -330,7 +315,7 @@ static void exec_raw_random_ibs(void **state)
         }
     }
     vcedar_destroy(vc);
-    print_message("8000 raw IBs (%u faulted) in %.1f s\n", faults, now() - t0);
+    print_message("8000 raw IBs (%u faulted) in %.1f s\n", faults, test_now() - t0);
 }
 
 /* ---- BOF captures ------------------------------------------------------- */
@@ -365,28 +350,28 @@ static void bof_reader_on_corrupt_files(void **state)
     assert_int_equal(vc_bof_read(good, &back, err, sizeof err), 0);
     vc_bof_free(&back);
 
-    rng_state = 0x5eed0104;
+    test_rand_seed(0x5eed0104);
     unsigned refused = 0;
-    double t0 = now();
+    double t0 = test_now();
     for (unsigned it = 0; it < 3000; it++) {
         memcpy(buf, orig, n);
         size_t len = n;
-        unsigned muts = 1 + rnd() % 4;
+        unsigned muts = 1 + test_rand() % 4;
         for (unsigned m = 0; m < muts; m++) {
             /* node headers sit on 4-byte boundaries: hit those mostly */
-            size_t at = (rnd() % (n / 4)) * 4 + (rnd() % 8 == 0 ? rnd() % 4 : 0);
+            size_t at = (test_rand() % (n / 4)) * 4 + (test_rand() % 8 == 0 ? test_rand() % 4 : 0);
             uint32_t v;
-            switch (rnd() % 4) {
-            case 0: v = rnd(); break;
-            case 1: v = rnd() % 64; break;
-            case 2: v = 0xFFFFFFFFu - rnd() % 16; break;
+            switch (test_rand() % 4) {
+            case 0: v = test_rand(); break;
+            case 1: v = test_rand() % 64; break;
+            case 2: v = 0xFFFFFFFFu - test_rand() % 16; break;
             default: v = 0x7FFFFFFFu; break;
             }
             if (at + 4 <= len)
                 memcpy(buf + at, &v, 4);
         }
-        if (rnd() % 6 == 0)
-            len = rnd() % (n + 1);
+        if (test_rand() % 6 == 0)
+            len = test_rand() % (n + 1);
         f = fopen(bad, "wb");
         assert_non_null(f);
         assert_int_equal(fwrite(buf, 1, len, f), len);
@@ -406,7 +391,7 @@ static void bof_reader_on_corrupt_files(void **state)
             vc_bof_free(&got);
         }
     }
-    print_message("3000 corrupt BOF files (%u refused) in %.1f s\n", refused, now() - t0);
+    print_message("3000 corrupt BOF files (%u refused) in %.1f s\n", refused, test_now() - t0);
     unlink(good);
     unlink(bad);
     rmdir(dir);

@@ -13,21 +13,12 @@
 
 #include "cedar/shader.h"
 #include "eg_regs.h"
-
-static size_t load(const char *path, uint32_t *w, size_t cap)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        fail_msg("cannot open %s", path);
-    size_t n = fread(w, 4, cap, f);
-    fclose(f);
-    return n;
-}
+#include "tests/common/test_util.h"
 
 static void assert_words(const uint32_t *got, size_t ngot, const char *path)
 {
     uint32_t want[256];
-    size_t n = load(path, want, 256);
+    size_t n = test_load_words(path, want, 256);
     if (ngot != n)
         fail_msg("%s: %zu dwords encoded, %zu expected", path, ngot, n);
     for (size_t i = 0; i < n; i++)
@@ -133,7 +124,7 @@ static void demo_shaders_match_seed(void **state)
     assert_int_equal(eg_demo_shaders_build(&s), 0);
     assert_words(s.vs, s.vs_ndw, "tests/data/shader/seed_vs.bin");
     uint32_t fs[64];
-    size_t n = load("tests/data/shader/seed_fs.bin", fs, 64);
+    size_t n = test_load_words("tests/data/shader/seed_fs.bin", fs, 64);
     assert_int_equal(n, s.fs_ndw);
     for (size_t i = 0; i < n; i++) {
         uint32_t want = fs[i], got = s.fs[i];

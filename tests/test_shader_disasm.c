@@ -12,16 +12,7 @@
 
 #include "cedar/shader.h"
 #include "eg_regs.h"
-
-static size_t load(const char *path, uint32_t *w, size_t cap)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        fail_msg("cannot open %s", path);
-    size_t n = fread(w, 4, cap, f);
-    fclose(f);
-    return n;
-}
+#include "tests/common/test_util.h"
 
 static char *dis(const uint32_t *w, size_t n, int *status)
 {
@@ -36,7 +27,7 @@ static char *dis(const uint32_t *w, size_t n, int *status)
 static void expect(const char *path, const char *const *want, size_t nwant)
 {
     uint32_t w[256];
-    size_t n = load(path, w, 256);
+    size_t n = test_load_words(path, w, 256);
     int st;
     char *s = dis(w, n, &st);
     if (st != EG_DISASM_OK)
@@ -114,7 +105,7 @@ static void malformed_and_unknown(void **state)
     int st;
     char *s;
     /* cut the blit PS before its TEX clause ends */
-    size_t n = load("tests/data/shader/blit_ps.bin", w, 64);
+    size_t n = test_load_words("tests/data/shader/blit_ps.bin", w, 64);
     s = dis(w, n - 4, &st);
     assert_int_equal(st, EG_DISASM_MALFORMED);
     assert_non_null(strstr(s, "error: TEX clause @8 of 1 instructions runs past the end"));
@@ -127,7 +118,7 @@ static void malformed_and_unknown(void **state)
     assert_int_equal(st, EG_DISASM_MALFORMED);
     free(s);
     /* an unknown CF instruction (0x3F) and an unknown ALU opcode (OP2 0x7F) */
-    n = load("tests/data/shader/seed_ps.bin", w, 64);
+    n = test_load_words("tests/data/shader/seed_ps.bin", w, 64);
     w[5] = (w[5] & ~SQ_ALU_WORD1_OP2__ALU_INST__MASK) | S_SQ_ALU_WORD1_OP2__ALU_INST(0x7F);
     s = dis(w, n, &st);
     assert_int_equal(st, EG_DISASM_UNKNOWN);

@@ -14,6 +14,7 @@
 
 #include "cedar/shader.h"
 #include "eg_regs.h"
+#include "tests/common/test_util.h"
 
 /* The fixture triangle: x, y, z, r, g, b per vertex. */
 static const float tri[3][6] = {
@@ -130,16 +131,6 @@ static void assert_vec(const float *got, float x, float y, float z, float w, flo
                      (double)got[0], (double)got[1], (double)got[2], (double)got[3]);
 }
 
-static size_t load(const char *path, uint32_t *w, size_t cap)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        fail_msg("cannot open %s", path);
-    size_t n = fread(w, 4, cap, f);
-    fclose(f);
-    return n;
-}
-
 /* ---- vertex stage ----------------------------------------------------------- */
 
 static void demo_vs_on_fixture_triangle(void **state)
@@ -173,8 +164,8 @@ static void seed_vs_on_fixture_triangle(void **state)
 {
     (void)state;
     uint32_t vsw[64], fsw[64];
-    struct eg_program vs = { "VS", vsw, load("tests/data/shader/seed_vs.bin", vsw, 64) };
-    struct eg_program fs = { "FS", fsw, load("tests/data/shader/seed_fs.bin", fsw, 64) };
+    struct eg_program vs = { "VS", vsw, test_load_words("tests/data/shader/seed_vs.bin", vsw, 64) };
+    struct eg_program fs = { "FS", fsw, test_load_words("tests/data/shader/seed_fs.bin", fsw, 64) };
     struct env_ctx c = { .vb_resource = 1023, .stride = 24, .size = 72 };
     struct eg_shader_env env = make_env(&c);
     put_vertices_xyzrgb();
@@ -254,7 +245,7 @@ static void demo_and_seed_ps_interpolate(void **state)
     struct eg_demo_shaders s;
     assert_int_equal(eg_demo_shaders_build(&s), 0);
     uint32_t seed[64];
-    size_t nseed = load("tests/data/shader/seed_ps.bin", seed, 64);
+    size_t nseed = test_load_words("tests/data/shader/seed_ps.bin", seed, 64);
     struct eg_ps_param p;
     color_param(&p);
     struct env_ctx c = { 0 };
@@ -281,7 +272,7 @@ static void blit_ps_samples_linear_and_tiled(void **state)
 {
     (void)state;
     uint32_t w[64];
-    size_t n = load("tests/data/shader/blit_ps.bin", w, 64);
+    size_t n = test_load_words("tests/data/shader/blit_ps.bin", w, 64);
     struct env_ctx c = { .filter = V_SQ_TEX_XY_FILTER__SQ_TEX_XY_FILTER_POINT, .clamp = V_SQ_TEX_CLAMP__SQ_TEX_CLAMP_LAST_TEXEL };
     for (int tiled = 0; tiled < 2; tiled++) {
         c.tiled = tiled;
@@ -444,7 +435,7 @@ static void unsupported_opcode_is_named(void **state)
     assert_string_equal(err.msg, "shader VS PC 0: unsupported CF instruction 0x04 (LOOP_START)");
     /* CALL_FS without a fetch shader; running off the end */
     uint32_t d[64];
-    struct eg_program seedvs = { "VS", d, load("tests/data/shader/seed_vs.bin", d, 64) };
+    struct eg_program seedvs = { "VS", d, test_load_words("tests/data/shader/seed_vs.bin", d, 64) };
     assert_int_equal(eg_run_vs(&seedvs, NULL, &env, 0, 0, &out, &err), -1);
     assert_non_null(strstr(err.msg, "CALL_FS but no fetch shader"));
     seedvs.ndw = 4;

@@ -15,35 +15,14 @@
 
 #include "cedar/image.h"
 #include "cedar/tiling.h"
+#include "tests/common/test_util.h"
 
 #define W 1280
 #define H 768
 
-/* The fixture's surface, parameters from tests/data/cedar/README.md. */
-static struct cedar_surface fixture_surface(void)
-{
-    struct cedar_surface s;
-    memset(&s, 0, sizeof s);
-    s.mode = CEDAR_MODE_2D_THIN;
-    s.width = s.aligned_width = W;
-    s.height = 720;
-    s.aligned_height = H;
-    s.bpe = 4;
-    s.samples = 1;
-    s.tile_split = 1024;
-    s.bankw = 1;
-    s.bankh = 2;
-    s.mtilea = 2;
-    s.tiling.pipes = 2;
-    s.tiling.banks = 8;
-    s.tiling.group_bytes = 256;
-    s.tiling.row_bytes = 1024;
-    return s;
-}
-
 static void fixture_map(struct cedar_tile_map *m)
 {
-    struct cedar_surface s = fixture_surface();
+    struct cedar_surface s = test_card_frame_surface();
     struct cedar_layout_err err = {{0}};
     int rc = cedar_tile_map_init(m, &s, NULL, &err);
     if (rc)
@@ -61,7 +40,7 @@ static void test_fixture_detiles_to_png(void **state)
     uint8_t *bin = NULL, *png = NULL;
     size_t bin_size = 0;
     unsigned pw = 0, ph = 0;
-    assert_int_equal(cedar_file_read("tests/data/cedar/eg.1.bin.gz", 64u << 20, &bin, &bin_size, &e), 0);
+    assert_int_equal(cedar_file_read(TEST_CARD_FRAME, 64u << 20, &bin, &bin_size, &e), 0);
     assert_int_equal(bin_size, (size_t)W * H * 4);
     assert_int_equal(cedar_png_read_rgba8("tests/data/cedar/eg.7.png", &png, &pw, &ph, &e), 0);
     assert_int_equal(pw, W);

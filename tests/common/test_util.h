@@ -1,0 +1,60 @@
+/* Helpers every cmocka test may use (tests/common/ is linked into each test
+ * binary): test data files, the real card's frame, a reproducible random
+ * generator, a clock.  Paths are relative to the repo root, where the tests
+ * run.  Each loader fails the calling test (cmocka fail_msg / assert) instead
+ * of returning an error. */
+#ifndef CEDAR_TESTS_COMMON_TEST_UTIL_H
+#define CEDAR_TESTS_COMMON_TEST_UTIL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "cedar/tiling.h"
+
+struct fidelity;
+
+/* --- files (test_files.c) ------------------------------------------------- */
+
+/* The whole file, malloc'd, with a NUL byte after its `*size` bytes so a
+ * text file is also a C string; `size` may be NULL. */
+uint8_t *test_read_file(const char *path, size_t *size);
+
+/* A file of little-endian dwords (a command stream): fails unless it is
+ * non-empty and a whole number of dwords; `*ndw` is the count. */
+uint32_t *test_read_dwords(const char *path, size_t *ndw);
+
+/* Up to `cap` native-order words of a .bin (an assembled shader) into `w`;
+ * returns how many were read. */
+size_t test_load_words(const char *path, uint32_t *w, size_t cap);
+
+/* --- the real card's frame (card_frame.c) --------------------------------- */
+
+/* A resolved 8x frame read back from an HD 7350 (tests/data/cedar/README.md). */
+#define TEST_CARD_FRAME "tests/data/cedar/eg.1.bin.gz"
+
+/* The surface that frame was tiled as: 1280x720 B8G8R8A8 in a 1280x768 2D
+ * tiled buffer (parameters from tests/data/cedar/README.md). */
+struct cedar_surface test_card_frame_surface(void);
+
+/* The frame, read and de-tiled through `m` into a new buffer with rows of
+ * `stride` bytes; fails unless the file holds exactly the `m->size` bytes
+ * the map addresses. */
+uint8_t *test_card_frame_detiled(const struct cedar_tile_map *m, size_t stride);
+
+/* The fidelity every render of the demo scene must reach against the card's
+ * frame (src/render/render_scene.h): >= 99.99% of pixels within 1, >= 99% of
+ * edge pixels within 2, a real MSAA edge, and the measured minima since the
+ * half-float export and exact viewport snap: no pixel off by more than 1,
+ * >= 99.98% exact, >= 92% of edge pixels exact. */
+void test_assert_card_fidelity(const struct fidelity *f);
+
+/* --- randomness and time (test_rand.c) ------------------------------------ */
+
+/* xorshift64*: fixed seeds give the same runs on every machine. */
+void test_rand_seed(uint64_t seed);
+uint32_t test_rand(void);
+
+/* CLOCK_MONOTONIC in seconds. */
+double test_now(void);
+
+#endif
