@@ -97,6 +97,7 @@ static void *tile_of(struct addr_table *t, unsigned mx, unsigned my)
     if (m->is_fmask) {
         struct fmask_tile *f = e;
         unsigned planes = cedar_fmask_planes(m);
+        uint32_t lo = UINT32_MAX, hi = 0;
         for (unsigned i = 0; i < 64; i++) {
             unsigned x = mx * 8 + i % 8, y = my * 8 + i / 8;
             for (unsigned p = 0; p < planes && p < 4; p++) {
@@ -105,8 +106,20 @@ static void *tile_of(struct addr_table *t, unsigned mx, unsigned my)
                 cedar_fmask_bit(m, x, y, 0, p, 0, &byte, &bit);
                 f->byte[i][p] = byte;
                 f->bit0[i][p] = (uint8_t)bit;
+                /* a plane's sample bits sit in one byte (cedar_fmask_bit:
+                 * bit = the pixel's bits + sample), the CB's views of them
+                 * are (1 << samples) - 1 from bit0 */
+                lo = f->byte[i][p] < lo ? f->byte[i][p] : lo;
+                hi = f->byte[i][p] + 1 > hi ? f->byte[i][p] + 1 : hi;
             }
         }
+        memset(f->span_used, 0, sizeof f->span_used);
+        f->span_lo = lo;
+        f->span_len = planes && hi - lo <= FMASK_SPAN_MAX ? hi - lo : 0;
+        uint8_t sample_bits = (uint8_t)((1u << m->samples) - 1u);
+        for (unsigned i = 0; i < 64 && f->span_len; i++)
+            for (unsigned p = 0; p < planes && p < 4; p++)
+                f->span_used[f->byte[i][p] - lo] |= (uint8_t)(sample_bits << f->bit0[i][p]);
     } else {
         struct color_tile *c = e;
         uint64_t run[CEDAR_MICRO_RUNS_MAX];

@@ -274,6 +274,13 @@ static enum cedar_array_mode array_mode_of(unsigned hw, bool *ok)
     }
 }
 
+/* [a, a + na) and [b, b + nb) share no byte. */
+static bool bytes_apart(const uint8_t *a, uint64_t na, const uint8_t *b, uint64_t nb)
+{
+    uintptr_t pa = (uintptr_t)a, pb = (uintptr_t)b;
+    return pa + na <= pb || pb + nb <= pa;
+}
+
 int cb_target_init(struct vc_render *r, struct cb_target *t, unsigned i, unsigned samples,
                    const struct vc_regs *regs, const struct vc_mem *mem, struct vc_draw_err *err)
 {
@@ -399,6 +406,9 @@ int cb_target_init(struct vc_render *r, struct cb_target *t, unsigned i, unsigne
             return rs_fail(err, "CB%u: CMask at 0x%llx is not inside one buffer", i,
                            (unsigned long long)cbase);
     }
+    t->meta_apart = t->fmask_on && t->cmask_on && bytes_apart(t->mem, t->map.size, t->fmask, t->fmap.size) &&
+                    bytes_apart(t->mem, t->map.size, t->cmask, t->cmask_size) &&
+                    bytes_apart(t->fmask, t->fmap.size, t->cmask, t->cmask_size);
     if (i < 8)
         t->blend = vc_reg(regs, REG_CB_BLEND_CONTROL(i));
     uint32_t tmask = vc_reg(regs, REG_CB_TARGET_MASK) >> (4 * i);
@@ -899,11 +909,85 @@ static inline uint8_t unorm8_of_export(const struct cb_target *t, float v)
     return (uint8_t)to_unorm(t->export_16bpc ? cb_half_truncate(v) : v, 8, t->round_truncate);
 }
 
+/* cb_write_tile's own path: one colour per fragment, stored as 8-bit
+ * UNORM RGBA through the kept address tables. */
+static bool cb_write_direct(const struct cb_target *t)
+{
+    return t->fmask_on && !blend_on(t) && t->write_mask == 0xFu && t->unorm8 && t->bpe == 4 && t->comps == 4 &&
+           t->ctab && t->ftab;
+}
+
+/* The four 8-bit UNORM channels of an exported colour, stored a byte at a
+ * time: bytes gathered on the stack and copied as one word would wait for
+ * the four byte stores to retire (no store-to-load forwarding). */
+static inline void store_unorm8x4(const struct cb_target *t, const float rgba[4], uint8_t *dst)
+{
+    uint8_t b0 = unorm8_of_export(t, rgba[t->swizzle[0]]), b1 = unorm8_of_export(t, rgba[t->swizzle[1]]),
+            b2 = unorm8_of_export(t, rgba[t->swizzle[2]]), b3 = unorm8_of_export(t, rgba[t->swizzle[3]]);
+    dst[0] = b0;
+    dst[1] = b1;
+    dst[2] = b2;
+    dst[3] = b3;
+}
+
+/* cb_write_tile's fragments when they are the 64 pixels of one fast-cleared
+ * micro tile inside the surface, every sample covered (render_priv.h):
+ * cb_tile_expand's
+ * stores (the clear colour in plane 0, every FMask index 0, CMask
+ * compressed) followed by each pixel's (fragment 0 again, nothing moves)
+ * leave the same bytes as the colours stored in plane 0 with the expand's
+ * FMask and CMask writes, the clear colour never stored (the stores' order
+ * is free: t->meta_apart).  false (nothing written) when that is not the case. */
+bool cb_write_whole_tile(struct cb_target *t, const struct cb_fragment *f, unsigned n)
+{
+    uint32_t all = (1u << t->samples) - 1u;
+    if (n != 64 || !t->meta_apart || !cb_write_direct(t))
+        return false;
+    unsigned x0 = f[0].x & ~7u, y0 = f[0].y & ~7u;
+    if (x0 + 8 > t->width || y0 + 8 > t->height)
+        return false;
+    uint64_t seen = 0;
+    for (unsigned l = 0; l < n; l++) {
+        if ((f[l].x & ~7u) != x0 || (f[l].y & ~7u) != y0 || (f[l].coverage & all) != all)
+            return false;
+        seen |= 1ull << ((f[l].y & 7) * 8 + (f[l].x & 7));
+    }
+    if (seen != ~0ull)
+        return false;
+    struct cb_addr_cache *c = tile_cache(t, x0, y0);
+    if (c->expanded || !c->ctile || !c->ftile || !cb_tile_cleared(t, x0, y0))
+        return false;
+    const struct color_tile *ct = c->ctile;
+    const struct fmask_tile *ft = c->ftile;
+    uint8_t clear_bits = (uint8_t)all;
+    for (unsigned l = 0; l < n; l++) {
+        unsigned i = (f[l].y & 7) * 8 + (f[l].x & 7), pi = t->map.pix_index[i];
+        store_unorm8x4(t, f[l].rgba, t->mem + ct->run[t->pix_run[pi]] + t->pix_off[pi]);
+    }
+    if (ft->span_len && t->samples == t->fmap.samples) {
+        /* the same bits cleared, byte by byte (bytes with none of the
+         * tile's bits are not even rewritten: another thread's tile may
+         * share them) */
+        uint8_t *fm = t->fmask + ft->span_lo;
+        for (unsigned k = 0; k < ft->span_len; k++)
+            if (ft->span_used[k])
+                fm[k] &= (uint8_t)~ft->span_used[k];
+    } else {
+        for (unsigned i = 0; i < 64; i++)
+            for (unsigned p = 0; p < t->fplanes; p++)
+                t->fmask[ft->byte[i][p]] &= (uint8_t)~(clear_bits << ft->bit0[i][p]);
+    }
+    cmask_set(t, x0, y0, CMASK_COMPRESSED);
+    c->expanded = true;
+    return true;
+}
+
 void cb_write_tile(struct cb_target *t, const float cst[4], const struct cb_fragment *f, unsigned n)
 {
-    bool direct = t->fmask_on && !blend_on(t) && t->write_mask == 0xFu && t->unorm8 && t->bpe == 4 &&
-                  t->comps == 4 && t->ctab && t->ftab;
+    bool direct = cb_write_direct(t);
     uint32_t all = (1u << t->samples) - 1u;
+    if (direct && cb_write_whole_tile(t, f, n))
+        return;
     const struct cb_addr_cache *c = NULL;
     for (unsigned l = 0; l < n; l++) {
         unsigned x = f[l].x, y = f[l].y;
@@ -923,9 +1007,6 @@ void cb_write_tile(struct cb_target *t, const float cst[4], const struct cb_frag
         /* cb_write's one-colour FMask path, through the tile's tables */
         /* cb_export_convert (UNORM: half floats when 16 bits per
          * component) and cb_pack's 8-bit UNORM path, inline */
-        uint8_t el[4];
-        for (unsigned ch = 0; ch < 4; ch++)
-            el[ch] = unorm8_of_export(t, f[l].rgba[t->swizzle[ch]]);
         unsigned i = (y & 7) * 8 + (x & 7);
         uint32_t frags = cb_fmask_frags(t->fmask, c->ftile->byte[i], c->ftile->bit0[i], t->fplanes, t->samples);
         uint32_t moved = 0;
@@ -933,7 +1014,7 @@ void cb_write_tile(struct cb_target *t, const float cst[4], const struct cb_frag
          * overwritten pixel): fragment 0 again, nothing moves */
         unsigned target = coverage == all && frags == 0 ? 0 : one_colour_target(frags, coverage, t->samples, &moved);
         unsigned pi = t->map.pix_index[i];
-        memcpy(t->mem + c->ctile->run[target * c->ctile->nrun + t->pix_run[pi]] + t->pix_off[pi], el, 4);
+        store_unorm8x4(t, f[l].rgba, t->mem + c->ctile->run[target * c->ctile->nrun + t->pix_run[pi]] + t->pix_off[pi]);
         fmask_move(t, c->ftile->byte[i], c->ftile->bit0[i], moved, target);
     }
 }

@@ -31,9 +31,17 @@ struct vc_render {
 
 /* Pixel i (y%8 * 8 + x%8) of an FMask micro tile: bit plane p of its
  * samples' fragment indices starts at bit bit0[i][p] of byte byte[i][p]. */
+#define FMASK_SPAN_MAX 256u      /* 64 pixels x 4 bytes (8x) */
 struct fmask_tile {
     uint32_t byte[64][4];
     uint8_t bit0[64][4];
+    /* All of the tile's fragment-index bits (the sample bits of every
+     * plane of every pixel) lie in bytes span_lo .. span_lo + span_len - 1:
+     * span_used[k] marks those of byte span_lo + k.  span_len 0: they
+     * spread over more than FMASK_SPAN_MAX bytes. */
+    uint32_t span_lo;
+    uint32_t span_len;
+    uint8_t span_used[FMASK_SPAN_MAX];
 };
 /* A colour micro tile: the runs of sample plane s are run[s * nrun ...]. */
 struct color_tile {
@@ -121,6 +129,10 @@ struct cb_target {
     uint8_t pix_run[64];
     uint16_t pix_off[64];
     struct addr_table *ctab, *ftab;   /* kept address tables of the colour / FMask layout, or NULL */
+    /* The colour, FMask and CMask bytes do not overlap, so the order of
+     * stores to them does not change what they end up holding (whole-tile
+     * paths reorder them; a command buffer may well make them overlap). */
+    bool meta_apart;
     struct cb_addr_cache *ac;     /* -> ac_store (written through const targets) */
     struct cb_addr_cache ac_store;
 };
@@ -178,6 +190,13 @@ struct cb_fragment {
     const float *rgba;
 };
 void cb_write_tile(struct cb_target *t, const float blend_const[4], const struct cb_fragment *f, unsigned n);
+/* cb_write_tile's whole-tile path: when f[0..n-1] are the 64 pixels of one
+ * fast-cleared micro tile inside the surface (any order), every sample
+ * covered, written without blending as 8-bit UNORM RGBA, the colours go to
+ * plane 0 and the FMask / CMask get what cb_tile_expand gives them: the
+ * bytes cb_write would leave, fragment by fragment.  false (nothing
+ * written) when that is not the case. */
+bool cb_write_whole_tile(struct cb_target *t, const struct cb_fragment *f, unsigned n);
 
 /* Read the colour of `sample` of pixel (x, y) as floats (RGBA), honouring CMask
  * and FMask. */
@@ -304,5 +323,11 @@ int cb_resolve_cleared_tile(const struct cb_target *src, struct cb_target *dst, 
  * at a time through the kept address tables.  1 when done, 0 when the tile
  * needs the per-pixel path. */
 int cb_resolve_tile(const struct cb_target *src, struct cb_target *dst, unsigned x, unsigned y);
+/* cb_resolve_tile's copy of micro tile (mx, my) when all its FMask bits are
+ * 0 (every sample shows fragment 0): plane 0 copied run by run (same pixel
+ * order and runs on both sides, surfaces apart).  ft, sc, dc: the tile's
+ * kept addresses.  1 when done, 0 (nothing written) otherwise. */
+int cb_resolve_fragment0_tile(const struct cb_target *src, struct cb_target *dst, const struct fmask_tile *ft,
+                              const struct color_tile *sc, const struct color_tile *dc);
 
 #endif

@@ -95,6 +95,19 @@ int cb_resolve_cleared_tile(const struct cb_target *src, struct cb_target *dst, 
         cb_pack(dst, v, el);
     }
     if (dst->per_run) {
+        /* pixel index i is element i % per_run of run i / per_run
+         * (cb_target_init's pix_run / pix_off): the same stores, run by run */
+        unsigned per_run = dst->per_run;
+        if (dst->bpe == 4) {
+            uint32_t v;
+            memcpy(&v, el, 4);
+            for (unsigned r = 0; r * per_run < 64; r++) {
+                uint8_t *p = dst->mem + run[r];
+                for (unsigned j = 0; j < per_run && r * per_run + j < 64; j++)
+                    memcpy(p + 4 * j, &v, 4);
+            }
+            return 1;
+        }
         for (unsigned i = 0; i < 64; i++)
             cb_copy_el(dst->mem + run[dst->pix_run[i]] + dst->pix_off[i], el, dst->bpe);
         return 1;
@@ -102,6 +115,42 @@ int cb_resolve_cleared_tile(const struct cb_target *src, struct cb_target *dst, 
     unsigned per_run = dst->map.run_bytes / dst->bpe;
     for (unsigned i = 0; i < 64; i++)
         cb_copy_el(dst->mem + run[i / per_run] + (uint64_t)(i % per_run) * dst->bpe, el, dst->bpe);
+    return 1;
+}
+
+/* [a, a + na) and [b, b + nb) share no byte. */
+static bool bytes_apart(const uint8_t *a, uint64_t na, const uint8_t *b, uint64_t nb)
+{
+    uintptr_t pa = (uintptr_t)a, pb = (uintptr_t)b;
+    return pa + na <= pb || pb + nb <= pa;
+}
+
+/* cb_resolve_tile's loop when every pixel's samples all show fragment 0
+ * (all the tile's FMask bits 0, the tile's span of them read at once):
+ * each pixel copies its plane-0 element, which, with both surfaces ordering
+ * a micro tile's pixels alike in equal runs, is a copy of run after run.
+ * The destination must not overlap the source or its FMask (the per-pixel
+ * loop reads them as it writes).  0: not the case, nothing written. */
+int cb_resolve_fragment0_tile(const struct cb_target *src, struct cb_target *dst, const struct fmask_tile *ft,
+                              const struct color_tile *sc, const struct color_tile *dc)
+{
+    if (!src->fmask_on || dst->cmask_on || !same_layout_8bit(src, dst) || !ft->span_len ||
+        src->samples != src->fmap.samples || src->per_run != dst->per_run || !src->per_run ||
+        src->bpe != dst->bpe || memcmp(src->map.pix_index, dst->map.pix_index, sizeof src->map.pix_index) != 0 ||
+        !bytes_apart(dst->mem, dst->map.size, src->mem, src->map.size) ||
+        !bytes_apart(dst->mem, dst->map.size, src->fmask, src->fmap.size))
+        return 0;
+    const uint8_t *fm = src->fmask + ft->span_lo;
+    uint8_t any = 0;
+    for (unsigned k = 0; k < ft->span_len; k++)
+        any |= fm[k] & ft->span_used[k];
+    if (any)
+        return 0;
+    unsigned per_run = src->per_run;
+    for (unsigned r = 0; r * per_run < 64; r++) {
+        unsigned n = 64 - r * per_run < per_run ? 64 - r * per_run : per_run;
+        memcpy(dst->mem + dc->run[r], src->mem + sc->run[r], (size_t)n * src->bpe);
+    }
     return 1;
 }
 
@@ -120,6 +169,8 @@ int cb_resolve_tile(const struct cb_target *src, struct cb_target *dst, unsigned
     if (!ft || !sc || !dc)
         return 0;
     unsigned ns = src->samples;
+    if (cb_resolve_fragment0_tile(src, dst, ft, sc, dc))
+        return 1;
     for (unsigned i = 0; i < 64; i++) {
         uint32_t frags = cb_fmask_frags(src->fmask, ft->byte[i], ft->bit0[i], src->fplanes, ns);
         unsigned ps = src->map.pix_index[i], pd = dst->map.pix_index[i];
