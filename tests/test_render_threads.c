@@ -3,7 +3,10 @@
  * batched pixel stage) drawn and resolved with 1 and with 3 threads leaves
  * every byte of its memory (samples, FMask, CMask, resolve target) the same,
  * and the counters agree; the second frame (address tables already filled)
- * too. */
+ * too.  And the batched pixel path itself (weights per batch, eg_ps_batch,
+ * cb_write_tile) against the pixel-at-a-time path (the same interpreter
+ * behind a forwarding vc_shader_ops, which the renderer does not batch:
+ * weights_at, eg_run_ps, cb_write per pixel): byte for byte. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -14,6 +17,7 @@
 #include <cmocka.h>
 
 #include "cedar/render.h"
+#include "src/render/render_priv.h"
 #include "src/render/render_scene.h"
 
 static void render_with(struct scene *sc, unsigned samples, unsigned threads)
@@ -44,6 +48,51 @@ static void same_bytes(const struct scene *a, const struct scene *b, const char 
     assert_true(sa.pixels_shaded > 100000); /* the triangle really was drawn */
 }
 
+/* The default stages behind other function pointers: one pixel at a time. */
+static struct vc_shader_ops default_ops;
+static int fwd_begin(void *ctx, const struct vc_regs *regs, const struct vc_mem *mem, bool pixels,
+                     struct vc_draw_err *err)
+{
+    (void)ctx;
+    return default_ops.begin(default_ops.ctx, regs, mem, pixels, err);
+}
+static int fwd_vertex(void *ctx, const struct vc_regs *regs, const struct vc_mem *mem, uint32_t index,
+                      uint32_t instance, struct vc_vertex_out *out, struct vc_draw_err *err)
+{
+    (void)ctx;
+    return default_ops.vertex(default_ops.ctx, regs, mem, index, instance, out, err);
+}
+static int fwd_pixel(void *ctx, const struct vc_regs *regs, const struct vc_mem *mem,
+                     const struct vc_prim_inputs *prim, const struct vc_pixel_in *in, struct vc_pixel_out *out,
+                     struct vc_draw_err *err)
+{
+    (void)ctx;
+    return default_ops.pixel(default_ops.ctx, regs, mem, prim, in, out, err);
+}
+
+static void batched_pixels_match_one_at_a_time(void **state)
+{
+    (void)state;
+    static const unsigned samples[] = {4, 8};
+    for (unsigned k = 0; k < 2; k++) {
+        struct scene batched, single;
+        render_with(&batched, samples[k], 1);
+        char why[200];
+        if (scene_init(&single, samples[k], why) || scene_use_demo_shaders(&single, why))
+            fail_msg("scene: %s", why);
+        vc_render_set_threads(single.r, 1);
+        default_ops = single.r->shaders;
+        struct vc_shader_ops fwd = {NULL, fwd_begin, fwd_vertex, fwd_pixel};
+        vc_render_set_shaders(single.r, &fwd);
+        assert_false(render_shade_batched(single.r));
+        if (scene_render(&single, why))
+            fail_msg("render: %s", why);
+        same_bytes(&batched, &single, "batched vs one pixel at a time");
+        scene_free(&batched);
+        scene_free(&single);
+    }
+}
+
 static void threads_give_the_same_frame(void **state)
 {
     (void)state;
@@ -66,6 +115,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(threads_give_the_same_frame),
+        cmocka_unit_test(batched_pixels_match_one_at_a_time),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -879,6 +879,26 @@ void cb_write(struct cb_target *t, const float cst[4], unsigned x, unsigned y, u
     }
 }
 
+/* An exported component as an 8-bit UNORM channel: to_unorm of the
+ * export's half float.  Inside (0, 1), the common case, the half-float
+ * truncation of v >= 2^-14 (a normal half) is dropping the low 13 bits of
+ * its float32 mantissa (export.h), and anything below packs to 0 either way. */
+static inline uint8_t unorm8_of_export(const struct cb_target *t, float v)
+{
+    if (t->export_16bpc && v > 0.0f && v < 1.0f) {
+        if (v < HALF_MIN_NORMAL)
+            return 0;
+        uint32_t u;
+        memcpy(&u, &v, 4);
+        u &= ~((1u << (FLOAT_MANT_BITS - HALF_MANT_BITS)) - 1u);
+        float h;
+        memcpy(&h, &u, 4);
+        float s = h * 255.0f;
+        return (uint8_t)(t->round_truncate ? s : s + 0.5f);
+    }
+    return (uint8_t)to_unorm(t->export_16bpc ? cb_half_truncate(v) : v, 8, t->round_truncate);
+}
+
 void cb_write_tile(struct cb_target *t, const float cst[4], const struct cb_fragment *f, unsigned n)
 {
     bool direct = t->fmask_on && !blend_on(t) && t->write_mask == 0xFu && t->unorm8 && t->bpe == 4 &&
@@ -904,10 +924,8 @@ void cb_write_tile(struct cb_target *t, const float cst[4], const struct cb_frag
         /* cb_export_convert (UNORM: half floats when 16 bits per
          * component) and cb_pack's 8-bit UNORM path, inline */
         uint8_t el[4];
-        for (unsigned ch = 0; ch < 4; ch++) {
-            float v = f[l].rgba[t->swizzle[ch]];
-            el[ch] = (uint8_t)to_unorm(t->export_16bpc ? cb_half_truncate(v) : v, 8, t->round_truncate);
-        }
+        for (unsigned ch = 0; ch < 4; ch++)
+            el[ch] = unorm8_of_export(t, f[l].rgba[t->swizzle[ch]]);
         unsigned i = (y & 7) * 8 + (x & 7);
         uint32_t frags = cb_fmask_frags(t->fmask, c->ftile->byte[i], c->ftile->bit0[i], t->fplanes, t->samples);
         uint32_t moved = 0;

@@ -189,6 +189,43 @@ static void pixel_weights(const struct draw_ctx *d, struct vc_pixel_in *in, cons
         weights_at(d, ij[2], in->ij[VC_BARYC_PERSP_SAMPLE], in->ij[VC_BARYC_LINEAR_SAMPLE]);
 }
 
+/* pixel_weights for a batch whose pixel stage reads only the centre's
+ * weights, on an unclipped primitive: weights_at / spi_weights lane by lane
+ * in loops over the batch (the same operations in the same order, so the
+ * same values; the compiler pairs the divisions).  false: not this case. */
+static bool centre_weights_batch(struct draw_ctx *d, unsigned n)
+{
+    const uint32_t centre = (1u << VC_BARYC_PERSP_CENTER) | (1u << VC_BARYC_LINEAR_CENTER);
+    if (!d->m_identity || (d->baryc_needed & ~centre) || d->spi.persp_corr_dis)
+        return false;
+    double lin1[EG_PS_BATCH_MAX], lin2[EG_PS_BATCH_MAX], p1[EG_PS_BATCH_MAX], p2[EG_PS_BATCH_MAX],
+        sum[EG_PS_BATCH_MAX];
+    const double w0 = d->prim_inv_w[0], w1 = d->prim_inv_w[1], w2 = d->prim_inv_w[2];
+    for (unsigned l = 0; l < n; l++) {
+        double a = d->pending_ij[l][0][0], b = d->pending_ij[l][0][1];
+        lin1[l] = a;
+        lin2[l] = b;
+        double p0 = (1.0 - a - b) * w0;
+        p1[l] = a * w1;
+        p2[l] = b * w2;
+        sum[l] = p0 + p1[l] + p2[l];
+    }
+    for (unsigned l = 0; l < n; l++) {
+        /* sum 0: the linear weights (spi_weights) */
+        double q = sum[l] == 0.0 ? 1.0 : sum[l];
+        p1[l] = sum[l] == 0.0 ? lin1[l] : p1[l] / q;
+        p2[l] = sum[l] == 0.0 ? lin2[l] : p2[l] / q;
+    }
+    for (unsigned l = 0; l < n; l++) {
+        float *persp = d->pending[l].ij[VC_BARYC_PERSP_CENTER], *linear = d->pending[l].ij[VC_BARYC_LINEAR_CENTER];
+        linear[0] = (float)lin1[l];
+        linear[1] = (float)lin2[l];
+        persp[0] = (float)p1[l];
+        persp[1] = (float)p2[l];
+    }
+    return true;
+}
+
 /* Shade the pending pixels as one batch and write them, in raster order.
  * Their weights are computed here, in one loop: the divisions of
  * consecutive pixels then overlap. */
@@ -198,8 +235,9 @@ static int flush_pending(struct draw_ctx *d)
     d->npending = 0;
     if (n == 0)
         return 0;
-    for (unsigned l = 0; l < n; l++)
-        pixel_weights(d, &d->pending[l], (const double(*)[2])d->pending_ij[l]);
+    if (!centre_weights_batch(d, n))
+        for (unsigned l = 0; l < n; l++)
+            pixel_weights(d, &d->pending[l], (const double(*)[2])d->pending_ij[l]);
     int rc = render_shade_pixels(d->r, d->batch, d->regs, d->mem, &d->prim, d->pending, n, d->shaded, &done,
                                  d->err);
     /* target by target: the batch is one micro tile (shade_and_write

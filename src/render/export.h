@@ -12,6 +12,7 @@
 
 #define HALF_MANT_BITS 10
 #define HALF_MIN_EXP (-14)   /* smallest normal half: 2^-14 */
+#define HALF_MIN_NORMAL 0x1p-14f
 #define HALF_MAX 65504.0f    /* largest finite half */
 #define HALF_DENORM_EXP (-24) /* smallest half denormal: 2^-24 */
 #define FLOAT_MANT_BITS 23
