@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cedar/cli.h"
 #include "cedar/image.h"
 #include "cedar/layout.h"
 #include "cedar/tiling.h"
@@ -72,36 +73,20 @@ static void die_usage(const char *fmt, ...)
 
 static unsigned parse_uint(const char *opt, const char *s, unsigned lo, unsigned hi)
 {
-    char *end;
-    errno = 0;
-    unsigned long v = strtoul(s, &end, 10);
-    if (errno || end == s || *end || s[0] == '-' || v < lo || v > hi)
-        die_usage("%s: '%s' is not a number in %u..%u", opt, s, lo, hi);
-    return (unsigned)v;
+    unsigned v;
+    struct cedar_cli_err err;
+    if (cedar_cli_uint(opt, s, lo, hi, &v, &err))
+        die_usage("%s", err.msg);
+    return v;
 }
 
 /* "a,b[,c[,d]]" -> n values (n_min..n_max) */
 static unsigned parse_list(const char *opt, const char *s, unsigned *v, unsigned n_min, unsigned n_max)
 {
-    unsigned n = 0;
-    const char *p = s;
-    while (1) {
-        char *end;
-        errno = 0;
-        if (*p < '0' || *p > '9')
-            die_usage("%s: '%s' is not a comma-separated list of numbers", opt, s);
-        unsigned long x = strtoul(p, &end, 10);
-        if (errno || x > INT_MAX || n == n_max)
-            die_usage("%s: '%s': bad or too many numbers", opt, s);
-        v[n++] = (unsigned)x;
-        if (*end == 0)
-            break;
-        if (*end != ',')
-            die_usage("%s: '%s' is not a comma-separated list of numbers", opt, s);
-        p = end + 1;
-    }
-    if (n < n_min)
-        die_usage("%s: '%s' needs at least %u numbers", opt, s, n_min);
+    unsigned n;
+    struct cedar_cli_err err;
+    if (cedar_cli_list(opt, s, n_min, n_max, INT_MAX, v, &n, &err))
+        die_usage("%s", err.msg);
     return n;
 }
 

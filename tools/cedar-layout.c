@@ -6,7 +6,6 @@
  *
  * Bad usage or input: one line on stderr, exit status 2.
  */
-#include <errno.h>
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stdbool.h>
@@ -14,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cedar/cli.h"
 #include "cedar/layout.h"
 #include "eg_regs.h"
 
@@ -58,20 +58,17 @@ static int fail_usage(const char *fmt, const char *arg)
     return -1;
 }
 
-/* A whole decimal (or, with base 16, hex) number in [0, max]. */
-static int parse_number(const char *opt, const char *s, int base, unsigned long max,
-                        unsigned long *out)
+/* A whole decimal number in [0, max], or (hex) a 32-bit hex number. */
+static int parse_number(const char *opt, const char *s, bool hex, unsigned max, unsigned long *out)
 {
-    char *end;
-    if (!s || !*s || *s == '-' || *s == '+' || *s == ' ')
+    if (!s)
         return fprintf(stderr, "cedar-layout: %s needs a number (see --help)\n", opt), -1;
-    errno = 0;
-    unsigned long v = strtoul(s, &end, base);
-    if (errno || *end || v > max)
-        return fprintf(stderr, "cedar-layout: %s: '%s' is not a number in 0..%lu (see --help)\n",
-                       opt, s, max),
-               -1;
-    *out = v;
+    struct cedar_cli_err err;
+    unsigned v;
+    uint32_t h;
+    if (hex ? cedar_cli_hex32(opt, s, 0, &h, &err) : cedar_cli_uint(opt, s, 0, max, &v, &err))
+        return fail_usage("%s", err.msg);
+    *out = hex ? h : v;
     return 0;
 }
 
@@ -112,17 +109,14 @@ static int parse_args(int argc, char **argv, struct options *o)
         } else if (!strcmp(a, "--tiling-config")) {
             if (!val)
                 return fail_usage("%s needs a hex value", a);
-            const char *hex = val;
-            if (hex[0] == '0' && (hex[1] == 'x' || hex[1] == 'X'))
-                hex += 2;
-            if (parse_number(a, hex, 16, UINT32_MAX, &v))
+            if (parse_number(a, val, true, 0, &v))
                 return -1;
             o->tiling_config = (uint32_t)v;
             i++;
         } else if (!strcmp(a, "--width") || !strcmp(a, "--height") || !strcmp(a, "--bpe") ||
                    !strcmp(a, "--samples") || !strcmp(a, "--pipes") || !strcmp(a, "--banks") ||
                    !strcmp(a, "--interleave") || !strcmp(a, "--row-kb")) {
-            if (parse_number(a, val, 10, 1000000, &v))
+            if (parse_number(a, val, false, 1000000, &v))
                 return -1;
             if (!strcmp(a, "--width"))
                 o->req.width = (unsigned)v, have_w = true;

@@ -1,12 +1,12 @@
 /* cedar-msaa: the 8x MSAA demo on a Radeon HD 7350 (Cedar) through the
  * radeon kernel driver, or on the virtual Cedar behind the same ioctls.
  * The command line only; the work is in src/device/ and src/demo/. */
-#include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "cedar/cli.h"
 #include "cedar/demo.h"
 #include "cedar/pci.h"
 
@@ -48,25 +48,12 @@ static void usage(FILE *f)
 "when the PCI bus could be read (even with no device found), 1 when it could not.\n");
 }
 
-static int parse_uint(const char *s, unsigned lo, unsigned hi, unsigned *out)
+/* "RRGGBB" */
+static int parse_rgb(const char *s, uint8_t rgb[3], struct cedar_cli_err *err)
 {
-    char *end;
-    errno = 0;
-    unsigned long v = strtoul(s, &end, 10);
-    if (errno || end == s || *end || s[0] == '-' || v < lo || v > hi)
+    uint32_t v;
+    if (cedar_cli_hex32("--clear-color", s, 6, &v, err))
         return -1;
-    *out = (unsigned)v;
-    return 0;
-}
-
-static int parse_rgb(const char *s, uint8_t rgb[3])
-{
-    if (strlen(s) != 6)
-        return -1;
-    for (int i = 0; i < 6; i++)
-        if (!strchr("0123456789abcdefABCDEF", s[i]))
-            return -1;
-    unsigned long v = strtoul(s, NULL, 16);
     rgb[0] = (uint8_t)(v >> 16);
     rgb[1] = (uint8_t)(v >> 8);
     rgb[2] = (uint8_t)v;
@@ -162,30 +149,30 @@ int main(int argc, char **argv)
         { NULL, 0, NULL, 0 },
     };
     int c;
+    struct cedar_cli_err cli_err;
     opterr = 0;
     while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
         switch (c) {
         case O_DEVICE: device = optarg; break;
         case O_LIST: return list_devices();
         case O_SAMPLES:
-            if (parse_uint(optarg, 1, 8, &cfg.samples) != 0 ||
+            if (cedar_cli_uint("--samples", optarg, 1, 8, &cfg.samples, &cli_err) ||
                 (cfg.samples != 1 && cfg.samples != 2 && cfg.samples != 4 && cfg.samples != 8)) {
-                fprintf(stderr, "cedar-msaa: --samples must be 1, 2, 4 or 8, not '%s'\n", optarg);
+                fprintf(stderr, "cedar-msaa: --samples: \"%s\" is not 1, 2, 4 or 8\n", optarg);
                 return EXIT_USAGE;
             }
             break;
         case O_WIDTH:
         case O_HEIGHT:
-            if (parse_uint(optarg, 1, CEDAR_DEMO_MAX_SIZE, c == O_WIDTH ? &cfg.width : &cfg.height)) {
-                fprintf(stderr, "cedar-msaa: --%s must be 1..%u, not '%s'\n",
-                        c == O_WIDTH ? "width" : "height", CEDAR_DEMO_MAX_SIZE, optarg);
+            if (cedar_cli_uint(c == O_WIDTH ? "--width" : "--height", optarg, 1, CEDAR_DEMO_MAX_SIZE,
+                               c == O_WIDTH ? &cfg.width : &cfg.height, &cli_err)) {
+                fprintf(stderr, "cedar-msaa: %s\n", cli_err.msg);
                 return EXIT_USAGE;
             }
             break;
         case O_CLEAR:
-            if (parse_rgb(optarg, cfg.clear_rgb) != 0) {
-                fprintf(stderr, "cedar-msaa: --clear-color takes six hex digits RRGGBB, not '%s'\n",
-                        optarg);
+            if (parse_rgb(optarg, cfg.clear_rgb, &cli_err) != 0) {
+                fprintf(stderr, "cedar-msaa: %s (RRGGBB)\n", cli_err.msg);
                 return EXIT_USAGE;
             }
             break;

@@ -16,6 +16,7 @@
 #include <drm.h>
 #include <radeon_drm.h>
 
+#include "cedar/cli.h"
 #include "cedar/vc_bof.h"
 #include "cedar/vc_hw.h"
 #include "cedar/vcedar.h"
@@ -51,27 +52,11 @@ static int bad_usage(const char *fmt, const char *arg)
     return 2;
 }
 
+/* An address, handle or size (C literal: 0x hex, 0 octal, decimal; a size
+ * may end in K, M or G).  The callers word the error about the whole spec. */
 static int parse_u64(const char *s, uint64_t *out, int allow_suffix)
 {
-    char *end;
-    errno = 0;
-    if (!*s || *s == '-')
-        return -1;
-    unsigned long long v = strtoull(s, &end, 0);
-    if (errno)
-        return -1;
-    if (allow_suffix && *end) {
-        unsigned shift = *end == 'K' || *end == 'k' ? 10 : *end == 'M' || *end == 'm' ? 20 :
-                         *end == 'G' || *end == 'g' ? 30 : 0;
-        if (!shift || end[1] || v > (UINT64_MAX >> shift))
-            return -1;
-        v <<= shift;
-        end++;
-    }
-    if (*end)
-        return -1;
-    *out = v;
-    return 0;
+    return cedar_cli_u64("", s, CEDAR_CLI_C, allow_suffix, out, NULL);
 }
 
 static int read_whole(const char *path, uint8_t **out, size_t *len)
@@ -184,10 +169,10 @@ static int cmd_check(int argc, char **argv)
                 if (!strcmp(colon + 1, "gtt"))
                     domains[nbo] = RADEON_GEM_DOMAIN_GTT;
                 else if (strcmp(colon + 1, "vram"))
-                    return bad_usage("--bo %s: the domain is vram or gtt", argv[i]);
+                    return bad_usage("--bo: \"%s\" is not SIZE[:DOMAIN] (the domain is vram or gtt)", argv[i]);
             }
             if (parse_u64(spec, &sizes[nbo], 1) || sizes[nbo] == 0 || sizes[nbo] > (1ull << 31))
-                return bad_usage("--bo %s: not a buffer size (1 byte .. 2 GiB)", argv[i]);
+                return bad_usage("--bo: \"%s\" is not a buffer size (1 byte .. 2 GiB)", argv[i]);
             nbo++;
         } else if (a[0] == '-') {
             return bad_usage("unknown option %s", a);
@@ -379,7 +364,7 @@ static int cmd_replay(int argc, char **argv)
         char *colon = strchr(spec, ':');
         uint64_t h;
         if (!colon || (*colon = '\0', parse_u64(spec, &h, 0)) || !colon[1]) {
-            rc = bad_usage("--dump %s: expected HANDLE:FILE", dumps[d]);
+            rc = bad_usage("--dump: \"%s\" is not HANDLE:FILE", dumps[d]);
             break;
         }
         unsigned k;
@@ -453,7 +438,7 @@ static int cmd_replay_ib(int argc, char **argv)
         char spec[512];
         uint64_t addr, size;
         if (!parse_raw_dump(dumps[d], spec, sizeof(spec), &addr, &size))
-            return bad_usage("--dump %s: expected ADDR:SIZE:FILE (SIZE 1 byte .. 512M)", dumps[d]);
+            return bad_usage("--dump: \"%s\" is not ADDR:SIZE:FILE (SIZE 1 byte .. 512M)", dumps[d]);
     }
     uint32_t *ib;
     size_t ndw;
@@ -472,7 +457,7 @@ static int cmd_replay_ib(int argc, char **argv)
         char *colon = strchr(spec, ':');
         uint64_t addr;
         if (!colon || (*colon = '\0', parse_u64(spec, &addr, 0)) || !colon[1]) {
-            rc = bad_usage("--load %s: expected ADDR:FILE", loads[l]);
+            rc = bad_usage("--load: \"%s\" is not ADDR:FILE", loads[l]);
             goto out;
         }
         uint8_t *data;
