@@ -17,14 +17,7 @@
 #include "cedar/regdb.h"
 #include "eg_regs.h"
 
-/* The shader disassembler (src/shader/, the shader helper's) is used once its
- * header is in the tree; until then --shader says it is not built in. */
-#if defined(__has_include)
-#if __has_include("cedar/shader.h")
 #include "cedar/shader.h"
-#define HAVE_SHADER_DISASM 1
-#endif
-#endif
 
 enum { EXIT_OK = 0, EXIT_UNKNOWN = 1, EXIT_BAD = 2 };
 
@@ -716,15 +709,13 @@ int main(int argc, char **argv)
     }
     int rc;
     if (o.shader) {
-#ifdef HAVE_SHADER_DISASM
-        /* EG_DISASM_OK / _UNKNOWN / _MALFORMED are 0 / 1 / 2, as our exit codes. */
+        /* EG_DISASM_OK / _UNKNOWN / _MALFORMED are 0 / 1 / 2, as our exit codes.
+         * The listing marks where a program is broken; stderr says that it is. */
         rc = ndw ? eg_shader_disasm(dw, ndw, stdout, NULL) : EXIT_BAD;
         if (!ndw)
             fprintf(stderr, "cedar-pm4: %s: empty file\n", path);
-#else
-        fprintf(stderr, "cedar-pm4: --shader: the shader disassembler is not in this build yet\n");
-        rc = EXIT_BAD;
-#endif
+        else if (rc == EG_DISASM_MALFORMED)
+            fprintf(stderr, "cedar-pm4: %s: malformed shader (see the error line in the listing)\n", path);
     } else if (ndw == 0) {
         fprintf(stderr, "cedar-pm4: %s: empty file\n", path);
         rc = EXIT_BAD;
