@@ -123,6 +123,7 @@ void vc_render_set_threads(struct vc_render *r, unsigned n);
 /* Counters since vc_render_new (for tests and the benchmark). */
 struct vc_render_stats {
     uint64_t draws, vertices, primitives, pixels_shaded, samples_written;
+    uint64_t blocks_batched;   /* fully covered 8x8 blocks handed to the pixel stage whole */
 };
 void vc_render_get_stats(const struct vc_render *r, struct vc_render_stats *out);
 

@@ -327,17 +327,68 @@ static int on_pixel(void *ctx, const struct rs_pixel *px)
     return 0;
 }
 
-static int on_block(void *ctx, int x, int y)
+/* A fully covered 8x8 block of a CB_NORMAL draw, batched and shaded once
+ * per pixel: the 64 pixels go to the batch as on_pixel / shade_and_write
+ * would queue them (raster order, every sample covered, so the centroid
+ * and the sample are the centre), with the same weights (struct rs_block),
+ * without a call and a struct per pixel.  The block is one micro tile: the
+ * pixels queued before it (another tile) are flushed first, as
+ * shade_and_write would at its first pixel, and the 64 make one batch. */
+static int shade_block(struct draw_ctx *d, const struct rs_block *b)
+{
+    if (flush_pending(d))
+        return -1;
+    uint32_t all = (1u << d->rs.samples) - 1u;
+    for (unsigned j = 0; j < 8; j++) {
+        int64_t row[2] = {b->e[0] + (int64_t)j * b->step_y[0], b->e[1] + (int64_t)j * b->step_y[1]};
+        float py = (float)(b->y + (int)j) + 0.5f;
+        for (unsigned i = 0; i < 8; i++) {
+            unsigned l = j * 8 + i;
+            struct vc_pixel_in *in = &d->pending[l];
+            in->x = (unsigned)b->x + i;
+            in->y = (unsigned)b->y + j;
+            in->sample = 0;
+            in->coverage = all;
+            in->pos[0] = (float)(b->x + (int)i) + 0.5f;
+            in->pos[1] = py;
+            in->pos[2] = 0.0f;
+            in->pos[3] = 1.0f;
+            double *ij = d->pending_ij[l][0];
+            ij[0] = (double)(row[0] + (int64_t)i * b->step_x[0]) * b->inv_area;
+            ij[1] = (double)(row[1] + (int64_t)i * b->step_x[1]) * b->inv_area;
+            d->pending_ij[l][1][0] = d->pending_ij[l][2][0] = ij[0];
+            d->pending_ij[l][1][1] = d->pending_ij[l][2][1] = ij[1];
+        }
+    }
+    d->npending = 64;
+    d->stats.blocks_batched++;
+    return flush_pending(d) ? -1 : 1;
+}
+
+static int on_block(void *ctx, const struct rs_block *b)
 {
     struct draw_ctx *d = ctx;
-    return cb_resolve_tile(&d->cb[0], &d->cb[1], (unsigned)x, (unsigned)y);
+    if (d->mode == V_CB_MODE__CB_RESOLVE)
+        return cb_resolve_tile(&d->cb[0], &d->cb[1], (unsigned)b->x, (unsigned)b->y);
+    return shade_block(d, b);
+}
+
+/* Whole blocks: the resolve's tile copy; the batched pixel stage's 64-pixel
+ * batches (render_block_path_off: the per-pixel path only, for the tests
+ * comparing the two). */
+static bool block_path(const struct draw_ctx *d)
+{
+    if (d->mode == V_CB_MODE__CB_RESOLVE)
+        return true;
+    return d->mode == V_CB_MODE__CB_NORMAL && d->batched && !d->rs.per_sample && EG_PS_BATCH_MAX == 64 &&
+           !d->r->block_path_off;
 }
 
 /* ---- primitives ------------------------------------------------------------------ */
 
 static int raster_one(struct draw_ctx *d, const struct rs_vertex v[3])
 {
-    int rc = rs_triangle(&d->rs, v, on_pixel, d->mode == V_CB_MODE__CB_RESOLVE ? on_block : NULL, d);
+    int rc = rs_triangle(&d->rs, v, on_pixel, block_path(d) ? on_block : NULL, d);
     /* a batch never spans primitives: the next one has other inputs */
     if (rc == 0)
         rc = flush_pending(d);
@@ -400,6 +451,7 @@ static void merge_stats(struct vc_render_stats *into, const struct vc_render_sta
 {
     into->pixels_shaded += from->pixels_shaded;
     into->samples_written += from->samples_written;
+    into->blocks_batched += from->blocks_batched;
 }
 
 static int raster_sub(struct draw_ctx *d, const struct rs_vertex v[3])

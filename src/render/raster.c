@@ -335,7 +335,17 @@ int rs_triangle(const struct rs_state *s, const struct rs_vertex vin[3], rs_pixe
             if (skip)
                 continue;
             if (full && block_fn && mask_full && bx == gx && by == gy && bxe == gx + BLOCK && bye == gy + BLOCK) {
-                int h = block_fn(ctx, bx, by);
+                /* the block's first centre, and the steps of the edges
+                 * giving the caller's vertices 1 and 2 their weights */
+                int64_t cx = ((int64_t)bx << GRID_BITS) + half, cy = ((int64_t)by << GRID_BITS) + half;
+                const struct edge *e1 = &e[swapped ? 2 : 1], *e2 = &e[swapped ? 1 : 2];
+                struct rs_block blk = {bx,
+                                       by,
+                                       {e1->a * cx + e1->b * cy + e1->c, e2->a * cx + e2->b * cy + e2->c},
+                                       {e1->a * GRID_ONE, e2->a * GRID_ONE},
+                                       {e1->b * GRID_ONE, e2->b * GRID_ONE},
+                                       inv_area};
+                int h = block_fn(ctx, &blk);
                 if (h < 0)
                     return -1;
                 if (h > 0)

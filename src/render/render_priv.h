@@ -25,6 +25,7 @@ struct vc_render {
     struct addr_table *tables[RENDER_ADDR_TABLES]; /* addr_table.c */
     unsigned next_table;
     unsigned threads;            /* vc_render_set_threads; 0: one per online CPU */
+    bool block_path_off;         /* tests: fully covered blocks shaded pixel by pixel (draw.c) */
 };
 
 /* ---- address tables kept across draws (addr_table.c) ---------------------- */
@@ -287,9 +288,19 @@ struct rs_pixel {
     double sample_ij[RS_MAX_SAMPLES][2];
 };
 typedef int (*rs_pixel_fn)(void *ctx, const struct rs_pixel *px);
-/* Optional: an 8x8-aligned block with every sample of every pixel covered.
- * Returns 1 when it handled the block, 0 to get the pixels one by one. */
-typedef int (*rs_block_fn)(void *ctx, int x, int y);
+/* Optional: an 8x8-aligned block with every sample of every pixel covered,
+ * top-left pixel (x, y).  The weight h (0: vertex 1, 1: vertex 2) of the
+ * pixel (x + i, y + j) is (double)(e[h] + i * step_x[h] + j * step_y[h]) *
+ * inv_area: the edge value the per-pixel path evaluates at that centre, on
+ * the same integer grid (so the same value), times the same 1 / area.  The
+ * callback returns 1 when it handled the block, 0 to get the pixels one by
+ * one (rs_pixel_fn). */
+struct rs_block {
+    int x, y;
+    int64_t e[2], step_x[2], step_y[2];
+    double inv_area;
+};
+typedef int (*rs_block_fn)(void *ctx, const struct rs_block *b);
 
 /* Rasterise the triangle v[0..2].  `front` says whether it faces front
  * (computed by the caller with rs_triangle_facing). */

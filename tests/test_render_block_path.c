@@ -1,0 +1,136 @@
+/* The draw's whole-block path (draw.c shade_block: a fully covered 8x8
+ * block handed to the batched pixel stage as 64 pixels, weights stepped
+ * from the rasteriser's integer edge values) against the per-pixel path it
+ * stands for (every pixel through on_pixel / shade_and_write), byte for
+ * byte over the scene's whole memory (colour samples, FMask, CMask, resolve
+ * target, programs) and in the render counters: the demo scene through the
+ * Evergreen interpreter at 2, 4 and 8 samples, with random triangles
+ * (some partly off screen, so clipped; both windings) and random vertex
+ * colours (inside and outside [0, 1]) over random FMask bytes (a fast clear
+ * leaves the last frame's FMask), drawn twice without a clear in between
+ * (the second draw meets expanded tiles), on one and on three threads. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "cedar/shader.h"
+#include "common/test_util.h"
+#include "src/render/render_priv.h"
+#include "src/render/render_scene.h"
+
+#define TRIALS 3
+
+static float uniform(float lo, float hi)
+{
+    return lo + (hi - lo) * (float)(test_rand() % 100001u) / 100000.0f;
+}
+
+/* One trial's inputs, the same for both paths. */
+struct trial {
+    float pos[2][3][3], color[2][3][3];
+    unsigned threads;
+};
+
+static void random_trial(struct trial *t, unsigned k)
+{
+    for (int draw = 0; draw < 2; draw++)
+        for (int v = 0; v < 3; v++) {
+            for (int c = 0; c < 2; c++)
+                t->pos[draw][v][c] = uniform(-1.3f, 1.3f);
+            t->pos[draw][v][2] = uniform(0.0f, 0.5f);
+            for (int c = 0; c < 3; c++)
+                t->color[draw][v][c] = uniform(-0.25f, 1.25f);
+        }
+    t->threads = k % 2 ? 3 : 1;
+}
+
+static void set_triangle(struct scene *sc, const struct eg_demo_shaders *sh, const struct trial *t, int draw)
+{
+    uint8_t *vb = sc->mem + (sc->vtx_addr - sc->gpu_base);
+    for (int v = 0; v < 3; v++) {
+        memcpy(vb + v * sc->vtx_stride + sh->pos_offset, t->pos[draw][v], 12);
+        memcpy(vb + v * sc->vtx_stride + sh->color_offset, t->color[draw][v], 12);
+    }
+}
+
+/* The scene drawn twice with the trial's triangles; the memory is left in sc. */
+static void render_trial(struct scene *sc, unsigned ns, const struct trial *t, bool block_path,
+                         const uint8_t *fmask_fill, struct vc_render_stats *stats)
+{
+    char why[200] = "";
+    struct eg_demo_shaders sh;
+    assert_int_equal(eg_demo_shaders_build(&sh), 0);
+    if (scene_init(sc, ns, why) || scene_use_demo_shaders(sc, why))
+        fail_msg("scene %ux: %s", ns, why);
+    sc->r->block_path_off = !block_path;
+    vc_render_set_threads(sc->r, t->threads);
+    memcpy(sc->mem + (sc->color_addr - sc->gpu_base) + sc->lay.fmask.offset, fmask_fill, sc->lay.fmask.surf.size);
+    for (int draw = 0; draw < 2; draw++) {
+        set_triangle(sc, &sh, t, draw);
+        if (scene_render(sc, why))
+            fail_msg("scene %ux draw %d: %s", ns, draw, why);
+    }
+    vc_render_get_stats(sc->r, stats);
+}
+
+static void block_path_matches_pixels(void **state)
+{
+    (void)state;
+    static const unsigned sample_counts[] = {2, 4, 8};
+    test_rand_seed(0xB10C);
+    for (unsigned si = 0; si < sizeof sample_counts / sizeof sample_counts[0]; si++) {
+        unsigned ns = sample_counts[si];
+        uint64_t blocks_total = 0;
+        for (unsigned k = 0; k < TRIALS; k++) {
+            struct trial t;
+            random_trial(&t, k);
+            struct scene fast, slow;
+            struct vc_render_stats fs, ss;
+            /* the FMask's old bytes: sized from a scene of this sample count */
+            struct scene probe;
+            char why[200] = "";
+            if (scene_init(&probe, ns, why))
+                fail_msg("scene %ux: %s", ns, why);
+            size_t fsize = probe.lay.fmask.surf.size;
+            scene_free(&probe);
+            uint8_t *fill = malloc(fsize);
+            assert_non_null(fill);
+            for (size_t i = 0; i < fsize; i++)
+                fill[i] = (uint8_t)test_rand();
+            render_trial(&fast, ns, &t, true, fill, &fs);
+            render_trial(&slow, ns, &t, false, fill, &ss);
+            assert_int_equal(fast.mem_size, slow.mem_size);
+            if (memcmp(fast.mem, slow.mem, fast.mem_size) != 0) {
+                size_t i = 0;
+                while (fast.mem[i] == slow.mem[i])
+                    i++;
+                fail_msg("%ux trial %u: memory differs first at byte 0x%zx", ns, k, i);
+            }
+            assert_int_equal(fs.pixels_shaded, ss.pixels_shaded);
+            assert_int_equal(fs.samples_written, ss.samples_written);
+            assert_int_equal(ss.blocks_batched, 0);
+            printf("%ux trial %u (%u thread%s): %llu blocks whole, %llu pixels shaded: equal\n", ns, k, t.threads,
+                   t.threads > 1 ? "s" : "", (unsigned long long)fs.blocks_batched,
+                   (unsigned long long)fs.pixels_shaded);
+            blocks_total += fs.blocks_batched;
+            free(fill);
+            scene_free(&fast);
+            scene_free(&slow);
+        }
+        /* random triangles over a 1280x720 screen cover thousands of blocks */
+        assert_true(blocks_total > 1000);
+    }
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(block_path_matches_pixels),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
