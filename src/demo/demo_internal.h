@@ -14,6 +14,21 @@ static inline uint32_t demo_buf_handle(enum cedar_demo_buf b)
     return (uint32_t)b + 1u;
 }
 
+/* --- the ioctl plumbing (demo_session.c) --------------------------------- */
+
+/* A session's buffers created (GEM_CREATE), mapped (GEM_MMAP) and uploaded,
+ * nothing submitted.  0, or -1 with a reason (*out NULL). */
+int demo_session_create(struct cedar_dev *dev, const struct cedar_demo_plan *plan,
+                        struct cedar_demo_session **out, char *err, size_t errlen);
+/* IB `index` of the plan submitted (one CS ioctl, its relocations pointed at
+ * the session's GEM handles); with a hook, every buffer waited for and the
+ * hook called first.  0, or -1 with a reason. */
+int demo_session_submit(struct cedar_demo_session *s, unsigned index, const struct cedar_demo_hook *hook,
+                        char *err, size_t errlen);
+/* GEM_WAIT_IDLE on buffer id (nothing when the plan does not use it).  0, or
+ * -1 with a reason. */
+int demo_session_wait(struct cedar_demo_session *s, enum cedar_demo_buf id, char *err, size_t errlen);
+
 /* The vertex buffer holds three 3-vertex primitives, in this order. */
 enum demo_prim {
     DEMO_PRIM_TRIANGLE,   /* the scene (a triangle list) */

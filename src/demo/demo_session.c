@@ -1,12 +1,15 @@
-/* A plan's buffers kept on a device across frames (cedar/demo.h:
- * cedar_demo_session_*): what an application does with its framebuffers,
- * where cedar_demo_run creates and releases everything per call.
+/* A plan's buffers on a device (cedar/demo.h: cedar_demo_session_*), and
+ * the ioctl plumbing every run of the demo goes through (demo_internal.h:
+ * demo_session_create / _submit / _wait, which cedar_demo_run uses too, for
+ * one frame): GEM_CREATE + GEM_MMAP of every used buffer, uploads through
+ * the mapping, one CS ioctl per IB (IB, RELOCS and FLAGS chunks,
+ * RADEON_CS_KEEP_TILING_FLAGS), GEM_WAIT_IDLE.
  *
- * Same ioctls and the same order as cedar_demo_run: GEM_CREATE + GEM_MMAP of
- * every used buffer, uploads through the mapping, the "init" IB once (the
- * CMask starts as "nothing compressed" when the buffer is created, Mesa's
- * cs_001), then per frame the other IBs (clear, draw, resolve) and
- * GEM_WAIT_IDLE on the buffers they write. */
+ * A session keeps its buffers across frames, as an application keeps its
+ * framebuffers: the "init" IB once (the CMask starts as "nothing
+ * compressed" when the buffer is created, Mesa's cs_001), then per frame the
+ * other IBs (clear, draw, resolve) and GEM_WAIT_IDLE on the buffers they
+ * write. */
 #include <radeon_drm.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -69,7 +72,8 @@ static int create_and_map(struct cedar_demo_session *s, enum cedar_demo_buf id, 
     return 0;
 }
 
-static int submit(struct cedar_demo_session *s, unsigned index, char *err, size_t errlen)
+int demo_session_submit(struct cedar_demo_session *s, unsigned index, const struct cedar_demo_hook *hook,
+                        char *err, size_t errlen)
 {
     const struct cedar_demo_ib *ib = &s->plan->ibs[index];
     const struct cedar_cmdbuf *cb = &ib->cb;
@@ -87,6 +91,20 @@ static int submit(struct cedar_demo_session *s, unsigned index, char *err, size_
             return -1;
         }
         relocs[r].handle = s->bufs[id].handle;
+    }
+    if (hook && hook->submitting) {
+        /* A capture holds what the CS will find in its buffers: wait for
+         * the previous submissions to finish writing them. */
+        void *maps[CEDAR_DEMO_BUF_COUNT];
+        for (int b = 0; b < CEDAR_DEMO_BUF_COUNT; b++) {
+            maps[b] = s->bufs[b].map;
+            if (demo_session_wait(s, (enum cedar_demo_buf)b, err, errlen) != 0)
+                return -1;
+        }
+        if (hook->submitting(hook->ctx, s->plan, index, relocs, cb->nrelocs, maps) != 0) {
+            snprintf(err, errlen, "recording the %s submission failed", ib->what);
+            return -1;
+        }
     }
     /* RADEON_CHUNK_ID_FLAGS: flags, ring, priority (radeon_drm.h) */
     uint32_t flags[3] = {RADEON_CS_KEEP_TILING_FLAGS, RADEON_CS_RING_GFX, 0};
@@ -112,8 +130,7 @@ static int submit(struct cedar_demo_session *s, unsigned index, char *err, size_
     return 0;
 }
 
-static int wait_idle(struct cedar_demo_session *s, enum cedar_demo_buf id, char *err,
-                     size_t errlen)
+int demo_session_wait(struct cedar_demo_session *s, enum cedar_demo_buf id, char *err, size_t errlen)
 {
     if (!s->bufs[id].handle)
         return 0;
@@ -131,8 +148,8 @@ static bool is_init_ib(const struct cedar_demo_ib *ib)
     return strcmp(ib->what, "init") == 0;
 }
 
-int cedar_demo_session_open(struct cedar_dev *dev, const struct cedar_demo_plan *plan,
-                            struct cedar_demo_session **out, char *err, size_t errlen)
+int demo_session_create(struct cedar_dev *dev, const struct cedar_demo_plan *plan,
+                        struct cedar_demo_session **out, char *err, size_t errlen)
 {
     *out = NULL;
     struct cedar_demo_session *s = calloc(1, sizeof *s);
@@ -143,25 +160,39 @@ int cedar_demo_session_open(struct cedar_dev *dev, const struct cedar_demo_plan 
     s->dev = dev;
     s->plan = plan;
     for (int i = 0; i < CEDAR_DEMO_BUF_COUNT; i++)
-        if (plan->bufs[i].used && create_and_map(s, (enum cedar_demo_buf)i, err, errlen) != 0)
-            goto fail;
-    for (unsigned i = 0; i < plan->nibs; i++)
-        if (is_init_ib(&plan->ibs[i]) && submit(s, i, err, errlen) != 0)
-            goto fail;
+        if (plan->bufs[i].used && create_and_map(s, (enum cedar_demo_buf)i, err, errlen) != 0) {
+            cedar_demo_session_close(s);
+            return -1;
+        }
     *out = s;
     return 0;
-fail:
-    cedar_demo_session_close(s);
-    return -1;
+}
+
+int cedar_demo_session_open(struct cedar_dev *dev, const struct cedar_demo_plan *plan,
+                            struct cedar_demo_session **out, char *err, size_t errlen)
+{
+    struct cedar_demo_session *s;
+    if (demo_session_create(dev, plan, &s, err, errlen) != 0) {
+        *out = NULL;
+        return -1;
+    }
+    for (unsigned i = 0; i < plan->nibs; i++)
+        if (is_init_ib(&plan->ibs[i]) && demo_session_submit(s, i, NULL, err, errlen) != 0) {
+            cedar_demo_session_close(s);
+            *out = NULL;
+            return -1;
+        }
+    *out = s;
+    return 0;
 }
 
 int cedar_demo_session_frame(struct cedar_demo_session *s, char *err, size_t errlen)
 {
     for (unsigned i = 0; i < s->plan->nibs; i++)
-        if (!is_init_ib(&s->plan->ibs[i]) && submit(s, i, err, errlen) != 0)
+        if (!is_init_ib(&s->plan->ibs[i]) && demo_session_submit(s, i, NULL, err, errlen) != 0)
             return -1;
-    if (wait_idle(s, CEDAR_DEMO_BUF_COLOR, err, errlen) != 0 ||
-        wait_idle(s, CEDAR_DEMO_BUF_RESOLVE, err, errlen) != 0)
+    if (demo_session_wait(s, CEDAR_DEMO_BUF_COLOR, err, errlen) != 0 ||
+        demo_session_wait(s, CEDAR_DEMO_BUF_RESOLVE, err, errlen) != 0)
         return -1;
     return 0;
 }
