@@ -56,8 +56,11 @@ TEST_COMMON_OBJS := $(TEST_COMMON:%.c=$(BUILD)/san/%.o)
 .PHONY: all check run bench clean install-deps deps build-all build-tests test-run run-inner bench-inner
 .DEFAULT_GOAL := all
 
-# Build in parallel on every core unless the caller chose -j.
-ifeq ($(filter -j%,$(MAKEFLAGS)),)
+# Build in parallel on every core unless the caller chose -j.  Only the top
+# make decides: the sub-makes below inherit its jobserver (GNU make 4.3 does
+# not show them -j while parsing, so testing MAKEFLAGS alone would override
+# the caller's -j there and warn "resetting jobserver mode").
+ifeq ($(MAKELEVEL)$(filter -j%,$(MAKEFLAGS)),0)
 MAKEFLAGS += -j$(shell nproc 2>/dev/null || echo 2)
 endif
 
