@@ -890,23 +890,36 @@ void cb_write(struct cb_target *t, const float cst[4], unsigned x, unsigned y, u
 }
 
 /* An exported component as an 8-bit UNORM channel: to_unorm of the
- * export's half float.  Inside (0, 1), the common case, the half-float
- * truncation of v >= 2^-14 (a normal half) is dropping the low 13 bits of
- * its float32 mantissa (export.h), and anything below packs to 0 either way. */
-static inline uint8_t unorm8_of_export(const struct cb_target *t, float v)
+ * export's half float (export.h), without a branch.  Inside (0, 1) the
+ * half-float truncation of v >= 2^-14 (a normal half) is dropping the low
+ * 13 bits of its float32 mantissa; below 2^-14 (where that is not the
+ * truncation) the result is 0 either way (masked or not, v * 255 + 0.5 <
+ * 0.52).  v >= 1 (its half, truncated toward zero, is >= 1 too) gives 255,
+ * v <= 0 and NaN 0: the clamp to 1 and 0 below, before the same float
+ * operations to_unorm does (v * 255, then + 0.5 unless truncating). */
+struct unorm8_export {
+    uint32_t keep;      /* mantissa bits the export keeps */
+    float bias;         /* 0.5 (round to nearest) or 0 (ROUND_MODE truncate) */
+};
+
+static inline struct unorm8_export unorm8_export_of(const struct cb_target *t)
 {
-    if (t->export_16bpc && v > 0.0f && v < 1.0f) {
-        if (v < HALF_MIN_NORMAL)
-            return 0;
-        uint32_t u;
-        memcpy(&u, &v, 4);
-        u &= ~((1u << (FLOAT_MANT_BITS - HALF_MANT_BITS)) - 1u);
-        float h;
-        memcpy(&h, &u, 4);
-        float s = h * 255.0f;
-        return (uint8_t)(t->round_truncate ? s : s + 0.5f);
-    }
-    return (uint8_t)to_unorm(t->export_16bpc ? cb_half_truncate(v) : v, 8, t->round_truncate);
+    struct unorm8_export e = {~0u, t->round_truncate ? 0.0f : 0.5f};
+    if (t->export_16bpc)
+        e.keep = ~((1u << (FLOAT_MANT_BITS - HALF_MANT_BITS)) - 1u);
+    return e;
+}
+
+static inline uint8_t unorm8_of_export(struct unorm8_export e, float v)
+{
+    uint32_t u;
+    memcpy(&u, &v, 4);
+    u &= e.keep;
+    float h;
+    memcpy(&h, &u, 4);
+    float c = v > 0.0f ? (v < 1.0f ? h : 1.0f) : 0.0f;
+    float s = c * 255.0f;
+    return (uint8_t)(int32_t)(s + e.bias);
 }
 
 /* cb_write_tile's own path: one colour per fragment, stored as 8-bit
@@ -920,10 +933,11 @@ static bool cb_write_direct(const struct cb_target *t)
 /* The four 8-bit UNORM channels of an exported colour, stored a byte at a
  * time: bytes gathered on the stack and copied as one word would wait for
  * the four byte stores to retire (no store-to-load forwarding). */
-static inline void store_unorm8x4(const struct cb_target *t, const float rgba[4], uint8_t *dst)
+static inline void store_unorm8x4(const struct cb_target *t, struct unorm8_export e, const float rgba[4],
+                                  uint8_t *dst)
 {
-    uint8_t b0 = unorm8_of_export(t, rgba[t->swizzle[0]]), b1 = unorm8_of_export(t, rgba[t->swizzle[1]]),
-            b2 = unorm8_of_export(t, rgba[t->swizzle[2]]), b3 = unorm8_of_export(t, rgba[t->swizzle[3]]);
+    uint8_t b0 = unorm8_of_export(e, rgba[t->swizzle[0]]), b1 = unorm8_of_export(e, rgba[t->swizzle[1]]),
+            b2 = unorm8_of_export(e, rgba[t->swizzle[2]]), b3 = unorm8_of_export(e, rgba[t->swizzle[3]]);
     dst[0] = b0;
     dst[1] = b1;
     dst[2] = b2;
@@ -960,9 +974,10 @@ bool cb_write_whole_tile(struct cb_target *t, const struct cb_fragment *f, unsig
     const struct color_tile *ct = c->ctile;
     const struct fmask_tile *ft = c->ftile;
     uint8_t clear_bits = (uint8_t)all;
+    const struct unorm8_export ex = unorm8_export_of(t);
     for (unsigned l = 0; l < n; l++) {
         unsigned i = (f[l].y & 7) * 8 + (f[l].x & 7), pi = t->map.pix_index[i];
-        store_unorm8x4(t, f[l].rgba, t->mem + ct->run[t->pix_run[pi]] + t->pix_off[pi]);
+        store_unorm8x4(t, ex, f[l].rgba, t->mem + ct->run[t->pix_run[pi]] + t->pix_off[pi]);
     }
     if (ft->span_len && t->samples == t->fmap.samples) {
         /* the same bits cleared, byte by byte (bytes with none of the
@@ -989,6 +1004,7 @@ void cb_write_tile(struct cb_target *t, const float cst[4], const struct cb_frag
     if (direct && cb_write_whole_tile(t, f, n))
         return;
     const struct cb_addr_cache *c = NULL;
+    const struct unorm8_export ex = unorm8_export_of(t);
     for (unsigned l = 0; l < n; l++) {
         unsigned x = f[l].x, y = f[l].y;
         uint32_t coverage = f[l].coverage & all;
@@ -1014,7 +1030,7 @@ void cb_write_tile(struct cb_target *t, const float cst[4], const struct cb_frag
          * overwritten pixel): fragment 0 again, nothing moves */
         unsigned target = coverage == all && frags == 0 ? 0 : one_colour_target(frags, coverage, t->samples, &moved);
         unsigned pi = t->map.pix_index[i];
-        store_unorm8x4(t, f[l].rgba, t->mem + c->ctile->run[target * c->ctile->nrun + t->pix_run[pi]] + t->pix_off[pi]);
+        store_unorm8x4(t, ex, f[l].rgba, t->mem + c->ctile->run[target * c->ctile->nrun + t->pix_run[pi]] + t->pix_off[pi]);
         fmask_move(t, c->ftile->byte[i], c->ftile->bit0[i], moved, target);
     }
 }

@@ -163,6 +163,16 @@ static void weights_at(const struct draw_ctx *d, const double ij[2], float persp
     linear[1] = (float)lin[2];
 }
 
+/* Samples in a coverage mask.  Not the compiler's popcount builtin:
+ * without -mpopcnt (the build targets any x86-64) that is a libgcc call. */
+static inline unsigned coverage_count(uint32_t m)
+{
+    m = m - ((m >> 1) & 0x55555555u);
+    m = (m & 0x33333333u) + ((m >> 2) & 0x33333333u);
+    m = (m + (m >> 4)) & 0x0F0F0F0Fu;
+    return (m * 0x01010101u) >> 24;
+}
+
 static void write_shaded(struct draw_ctx *d, const struct vc_pixel_in *in, const struct vc_pixel_out *out)
 {
     d->stats.pixels_shaded++;
@@ -172,7 +182,7 @@ static void write_shaded(struct draw_ctx *d, const struct vc_pixel_in *in, const
         if (!d->cb_on[k])
             continue;
         cb_write(&d->cb[k], d->blend_const, in->x, in->y, in->coverage, out->color[k]);
-        d->stats.samples_written += (uint64_t)__builtin_popcount(in->coverage);
+        d->stats.samples_written += coverage_count(in->coverage);
     }
 }
 
@@ -251,7 +261,7 @@ static int flush_pending(struct draw_ctx *d)
             if (!d->shaded[l].killed && k < d->shaded[l].num_colors) {
                 frag[m++] = (struct cb_fragment){d->pending[l].x, d->pending[l].y, d->pending[l].coverage,
                                                  d->shaded[l].color[k]};
-                d->stats.samples_written += (uint64_t)__builtin_popcount(d->pending[l].coverage);
+                d->stats.samples_written += coverage_count(d->pending[l].coverage);
             }
         cb_write_tile(&d->cb[k], d->blend_const, frag, m);
     }
