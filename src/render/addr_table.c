@@ -120,6 +120,10 @@ static void *tile_of(struct addr_table *t, unsigned mx, unsigned my)
         for (unsigned i = 0; i < 64 && f->span_len; i++)
             for (unsigned p = 0; p < planes && p < 4; p++)
                 f->span_used[f->byte[i][p] - lo] |= (uint8_t)(sample_bits << f->bit0[i][p]);
+        f->span_whole = f->span_len > 0;
+        for (unsigned k = 0; k < f->span_len; k++)
+            if (f->span_used[k] != 0xFFu)
+                f->span_whole = false;
     } else {
         struct color_tile *c = e;
         uint64_t run[CEDAR_MICRO_RUNS_MAX];

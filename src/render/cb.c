@@ -984,9 +984,12 @@ bool cb_write_whole_tile(struct cb_target *t, const struct cb_fragment *f, unsig
          * tile's bits are not even rewritten: another thread's tile may
          * share them) */
         uint8_t *fm = t->fmask + ft->span_lo;
-        for (unsigned k = 0; k < ft->span_len; k++)
-            if (ft->span_used[k])
-                fm[k] &= (uint8_t)~ft->span_used[k];
+        if (ft->span_whole) /* every bit of the span is one to clear */
+            memset(fm, 0, ft->span_len);
+        else
+            for (unsigned k = 0; k < ft->span_len; k++)
+                if (ft->span_used[k])
+                    fm[k] &= (uint8_t)~ft->span_used[k];
     } else {
         for (unsigned i = 0; i < 64; i++)
             for (unsigned p = 0; p < t->fplanes; p++)

@@ -203,6 +203,8 @@ static void pixel_weights(const struct draw_ctx *d, struct vc_pixel_in *in, cons
  * weights, on an unclipped primitive: weights_at / spi_weights lane by lane
  * in loops over the batch (the same operations in the same order, so the
  * same values; the compiler pairs the divisions).  false: not this case. */
+typedef double double2 __attribute__((vector_size(2 * sizeof(double))));   /* GCC / Clang vector */
+
 static bool centre_weights_batch(struct draw_ctx *d, unsigned n)
 {
     const uint32_t centre = (1u << VC_BARYC_PERSP_CENTER) | (1u << VC_BARYC_LINEAR_CENTER);
@@ -221,10 +223,13 @@ static bool centre_weights_batch(struct draw_ctx *d, unsigned n)
         sum[l] = p0 + p1[l] + p2[l];
     }
     for (unsigned l = 0; l < n; l++) {
-        /* sum 0: the linear weights (spi_weights) */
+        /* sum 0: the linear weights (spi_weights).  The pixel's two
+         * divisions as one two-lane division (each lane correctly rounded:
+         * the same quotients), half the divider's time. */
         double q = sum[l] == 0.0 ? 1.0 : sum[l];
-        p1[l] = sum[l] == 0.0 ? lin1[l] : p1[l] / q;
-        p2[l] = sum[l] == 0.0 ? lin2[l] : p2[l] / q;
+        double2 r = (double2){p1[l], p2[l]} / (double2){q, q};
+        p1[l] = sum[l] == 0.0 ? lin1[l] : r[0];
+        p2[l] = sum[l] == 0.0 ? lin2[l] : r[1];
     }
     for (unsigned l = 0; l < n; l++) {
         float *persp = d->pending[l].ij[VC_BARYC_PERSP_CENTER], *linear = d->pending[l].ij[VC_BARYC_LINEAR_CENTER];

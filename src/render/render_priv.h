@@ -43,6 +43,7 @@ struct fmask_tile {
     uint32_t span_lo;
     uint32_t span_len;
     uint8_t span_used[FMASK_SPAN_MAX];
+    bool span_whole;     /* every bit of the span is the tile's (span_used all 0xFF) */
 };
 /* A colour micro tile: the runs of sample plane s are run[s * nrun ...]. */
 struct color_tile {

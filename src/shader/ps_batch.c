@@ -477,8 +477,11 @@ uint32_t *eg_ps_batch_gpr(struct eg_ps_batch *b, unsigned gpr, unsigned chan)
     return gpr < b->nregs && chan < 4 ? b->gpr[gpr][chan] : NULL;
 }
 
-static inline void read_lanes(const struct eg_ps_batch *b, const struct bsrc *s, uint32_t *out,
-                              const uint32_t (*pv)[N], const uint32_t *ps)
+/* A source's lanes: the GPR / PV / PS lanes themselves when read as they
+ * are (a group writes those only after all its slots ran, so they hold
+ * still meanwhile), else copied into out with the constant or abs / neg. */
+static inline const uint32_t *read_lanes(const struct eg_ps_batch *b, const struct bsrc *s, uint32_t *out,
+                                         const uint32_t (*pv)[N], const uint32_t *ps)
 {
     unsigned n = b->n;
     const uint32_t *from;
@@ -486,14 +489,17 @@ static inline void read_lanes(const struct eg_ps_batch *b, const struct bsrc *s,
     case SRC_VALUE:
         for (unsigned l = 0; l < n; l++)
             out[l] = s->value;
-        return;
+        return out;
     case SRC_GPR: from = b->gpr[s->gpr][s->chan]; break;
     case SRC_PV: from = pv[s->chan]; break;
     default: from = ps; break;
     }
+    if (!s->abs && !s->neg)
+        return from;
     uint32_t and = s->abs ? 0x7FFFFFFFu : 0xFFFFFFFFu, xor = s->neg ? 0x80000000u : 0;
     for (unsigned l = 0; l < n; l++)
         out[l] = (from[l] & and) ^ xor;
+    return out;
 }
 
 static void run_group(struct eg_ps_batch *b, const struct bgroup *g, const struct eg_ps_param *param)
@@ -501,10 +507,14 @@ static void run_group(struct eg_ps_batch *b, const struct bgroup *g, const struc
     const struct bslot *s = g->s;
     unsigned n = b->n;
     /* sources, with PV / PS as the previous group left them */
+    const uint32_t *src[EG_NSLOTS][3];
+    for (int k = 0; k < EG_NSLOTS; k++)
+        for (unsigned i = 0; i < 3; i++)
+            src[k][i] = b->src[k][i]; /* a source not read here: its lanes as they were (REDUCE reads all four slots') */
     for (int k = 0; k < EG_NSLOTS; k++)
         if (s[k].used)
             for (unsigned i = 0; i < s[k].nread; i++)
-                read_lanes(b, &s[k].src[i], b->src[k][i], (const uint32_t(*)[N])b->pv, b->ps);
+                src[k][i] = read_lanes(b, &s[k].src[i], b->src[k][i], (const uint32_t(*)[N])b->pv, b->ps);
     for (int k = 0; k < EG_NSLOTS; k++) {
         if (!s[k].used)
             continue;
@@ -516,7 +526,7 @@ static void run_group(struct eg_ps_batch *b, const struct bgroup *g, const struc
             for (unsigned l = 0; l < n; l++) {
                 float acc = sl->op == V_SQ_ALU_OP2__MAX4 ? -INFINITY : 0.0f;
                 for (int v = 0; v < 4; v++) {
-                    float a = eg_u2f(b->src[v][0][l]), c = eg_u2f(b->src[v][1][l]);
+                    float a = eg_u2f(src[v][0][l]), c = eg_u2f(src[v][1][l]);
                     if (sl->op == V_SQ_ALU_OP2__MAX4)
                         acc = a >= acc ? a : acc;
                     else
@@ -529,7 +539,7 @@ static void run_group(struct eg_ps_batch *b, const struct bgroup *g, const struc
         case SLOT_INTERP: {
             const struct eg_ps_param *p = &param[sl->param];
             float p0 = p->p0[sl->comp], p10 = p->p10[sl->comp], p20 = p->p20[sl->comp];
-            const uint32_t *is = b->src[sl->odd][0], *js = b->src[sl->even][0];
+            const uint32_t *is = src[sl->odd][0], *js = src[sl->even][0];
             for (unsigned l = 0; l < n; l++) {
                 res[l] = eg_f2u(p0 + eg_u2f(is[l]) * p10 + eg_u2f(js[l]) * p20);
                 intr[l] = false;
@@ -548,10 +558,10 @@ static void run_group(struct eg_ps_batch *b, const struct bgroup *g, const struc
         }
         default:
             for (unsigned l = 0; l < n; l++) {
-                uint32_t src[3] = {sl->nsrc > 0 ? b->src[k][0][l] : 0, sl->nsrc > 1 ? b->src[k][1][l] : 0,
-                                   sl->nsrc > 2 ? b->src[k][2][l] : 0};
+                uint32_t in[3] = {sl->nsrc > 0 ? src[k][0][l] : 0, sl->nsrc > 1 ? src[k][1][l] : 0,
+                                  sl->nsrc > 2 ? src[k][2][l] : 0};
                 struct alu_effects fx = {0};
-                eg_alu_eval(sl->op3, sl->op, src, &res[l], &fx); /* modelled: checked when decoded */
+                eg_alu_eval(sl->op3, sl->op, in, &res[l], &fx); /* modelled: checked when decoded */
                 intr[l] = fx.int_result;
                 if (fx.kill)
                     b->killed[l] = true;
