@@ -8,7 +8,9 @@
  * (some partly off screen, so clipped; both windings) and random vertex
  * colours (inside and outside [0, 1]) over random FMask bytes (a fast clear
  * leaves the last frame's FMask), drawn twice without a clear in between
- * (the second draw meets expanded tiles), on one and on three threads. */
+ * (the second draw meets expanded tiles), on one and on three threads.
+ * Also: the colour block's branch-free 8-bit UNORM stores against cb_write
+ * under every export mode, with colours at the conversion's edges. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -127,10 +129,95 @@ static void block_path_matches_pixels(void **state)
     }
 }
 
+/* Colours where an 8-bit UNORM conversion can go wrong: around the
+ * rounding points k / 255 and (k + 0.5) / 255, below and at the smallest
+ * normal half (2^-14), half denormals, 0, 1, outside [0, 1], NaN, inf. */
+static float adversarial_channel(void)
+{
+    static const float special[] = {0.0f, -0.0f, 1.0f, -1.0f, 2.0f, 70000.0f, 0x1p-14f, 0x1p-15f, 0x1p-24f,
+                                    0x1p-30f, 1e-38f, 0.99999994f, 1.00000012f, 0.5f, 0.0019607844f};
+    uint32_t r = test_rand();
+    switch (r % 8) {
+    case 0: return special[test_rand() % (sizeof special / sizeof special[0])];
+    case 1: return __builtin_nanf("");
+    case 2: return (test_rand() & 1) ? __builtin_inff() : -__builtin_inff();
+    default: {
+        /* a rounding point, nudged by a few float steps either side */
+        float v = ((float)(test_rand() % 256) + ((test_rand() & 1) ? 0.5f : 0.0f)) / 255.0f;
+        uint32_t u;
+        memcpy(&u, &v, 4);
+        u += (uint32_t)(int32_t)((int)(test_rand() % 8193) - 4096);
+        memcpy(&v, &u, 4);
+        return v;
+    }
+    }
+}
+
+/* cb_write_tile's 8-bit UNORM stores (its own per-fragment path and the
+ * whole-tile path, both through the branch-free conversion in cb.c) against
+ * cb_write (cb_export_convert + cb_pack) fragment by fragment, under each
+ * export mode: 16-bit export or not, rounding or truncating. */
+static void unorm8_stores_match_cb_write(void **state)
+{
+    (void)state;
+    test_rand_seed(0x0E8B17u);
+    struct scene sc;
+    char why[200] = "";
+    if (scene_init(&sc, 4, why) || scene_use_demo_shaders(&sc, why) || scene_render(&sc, why))
+        fail_msg("scene 4x: %s", why);
+    size_t size = (size_t)sc.mem_size;
+    uint8_t *before = malloc(size), *fast = malloc(size);
+    struct cb_target *t = calloc(1, sizeof *t);
+    assert_non_null(before);
+    assert_non_null(fast);
+    assert_non_null(t);
+    const float cst[4] = {0, 0, 0, 0};
+    unsigned whole = 0, tiles = 0;
+    for (unsigned trial = 0; trial < 64; trial++) {
+        bool e16 = trial & 1, trunc = (trial >> 1) & 1;
+        struct vc_draw_err err = {{0}};
+        assert_int_equal(cb_target_init(sc.r, t, 0, 4, sc.regs, &sc.vmem, &err), 0);
+        /* a tile anywhere: fast-cleared (whole-tile path) or not */
+        unsigned x0 = (test_rand() % (t->width / 8)) * 8, y0 = (test_rand() % (t->height / 8 - 1)) * 8;
+        bool cleared = cb_tile_cleared(t, x0, y0);
+        float rgba[64][4];
+        struct cb_fragment f[64];
+        for (unsigned l = 0; l < 64; l++) {
+            for (unsigned c = 0; c < 4; c++)
+                rgba[l][c] = adversarial_channel();
+            f[l] = (struct cb_fragment){x0 + l % 8, y0 + l / 8, 0xFu, rgba[l]};
+        }
+        memcpy(before, sc.mem, size);
+        t->export_16bpc = e16;
+        t->round_truncate = trunc;
+        cb_write_tile(t, cst, f, 64);
+        memcpy(fast, sc.mem, size);
+        memcpy(sc.mem, before, size);
+        assert_int_equal(cb_target_init(sc.r, t, 0, 4, sc.regs, &sc.vmem, &err), 0);
+        t->export_16bpc = e16;
+        t->round_truncate = trunc;
+        for (unsigned l = 0; l < 64; l++)
+            cb_write(t, cst, f[l].x, f[l].y, f[l].coverage, f[l].rgba);
+        if (memcmp(fast, sc.mem, size) != 0)
+            fail_msg("trial %u (16-bit export %d, truncate %d, tile %u,%u %s): cb_write_tile differs from cb_write",
+                     trial, e16, trunc, x0, y0, cleared ? "cleared" : "expanded");
+        whole += cleared;
+        tiles++;
+        memcpy(sc.mem, before, size);
+    }
+    printf("%u tiles (%u fast-cleared) in 4 export modes: cb_write_tile equal to cb_write\n", tiles, whole);
+    assert_true(whole > 8 && whole < tiles);
+    free(t);
+    free(fast);
+    free(before);
+    scene_free(&sc);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(block_path_matches_pixels),
+        cmocka_unit_test(unorm8_stores_match_cb_write),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
