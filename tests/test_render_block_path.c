@@ -10,7 +10,9 @@
  * leaves the last frame's FMask), drawn twice without a clear in between
  * (the second draw meets expanded tiles), on one and on three threads.
  * Also: the colour block's branch-free 8-bit UNORM stores against cb_write
- * under every export mode, with colours at the conversion's edges. */
+ * under every export mode, with colours at the conversion's edges; and the
+ * whole-tile store from the pixel shader batch's lanes
+ * (cb_write_whole_tile_lanes) against cb_write the same way. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -213,11 +215,86 @@ static void unorm8_stores_match_cb_write(void **state)
     scene_free(&sc);
 }
 
+/* cb_write_whole_tile_lanes (the 64 colours read in place from planar
+ * lanes, as the pixel shader batch leaves them) against cb_write fragment by
+ * fragment, over fast-cleared tiles (the lanes path writes) and expanded ones
+ * (it must decline and write nothing), under each export mode. */
+static void lanes_store_matches_cb_write(void **state)
+{
+    (void)state;
+    test_rand_seed(0x1A7E5u);
+    struct scene sc;
+    char why[200] = "";
+    if (scene_init(&sc, 4, why) || scene_use_demo_shaders(&sc, why) || scene_render(&sc, why))
+        fail_msg("scene 4x: %s", why);
+    size_t size = (size_t)sc.mem_size;
+    uint8_t *before = malloc(size), *fast = malloc(size);
+    struct cb_target *t = calloc(1, sizeof *t);
+    assert_non_null(before);
+    assert_non_null(fast);
+    assert_non_null(t);
+    const float cst[4] = {0, 0, 0, 0};
+    unsigned written = 0, declined = 0;
+    for (unsigned trial = 0; trial < 64; trial++) {
+        bool e16 = trial & 1, trunc = (trial >> 1) & 1;
+        struct vc_draw_err err = {{0}};
+        assert_int_equal(cb_target_init(sc.r, t, 0, 4, sc.regs, &sc.vmem, &err), 0);
+        unsigned x0 = (test_rand() % (t->width / 8)) * 8, y0 = (test_rand() % (t->height / 8 - 1)) * 8;
+        uint32_t lane[4][64];
+        float rgba[64][4];
+        for (unsigned l = 0; l < 64; l++)
+            for (unsigned c = 0; c < 4; c++) {
+                rgba[l][c] = adversarial_channel();
+                memcpy(&lane[c][l], &rgba[l][c], 4);
+            }
+        const uint32_t *const lanes[4] = {lane[0], lane[1], lane[2], lane[3]};
+        memcpy(before, sc.mem, size);
+        t->export_16bpc = e16;
+        t->round_truncate = trunc;
+        bool took = cb_write_whole_tile_lanes(t, x0, y0, lanes);
+        memcpy(fast, sc.mem, size);
+        memcpy(sc.mem, before, size);
+        if (!took) {
+            if (memcmp(fast, before, size) != 0)
+                fail_msg("trial %u (tile %u,%u): cb_write_whole_tile_lanes declined but wrote", trial, x0, y0);
+            declined++;
+            continue;
+        }
+        assert_int_equal(cb_target_init(sc.r, t, 0, 4, sc.regs, &sc.vmem, &err), 0);
+        t->export_16bpc = e16;
+        t->round_truncate = trunc;
+        for (unsigned l = 0; l < 64; l++)
+            cb_write(t, cst, x0 + l % 8, y0 + l / 8, 0xFu, rgba[l]);
+        if (memcmp(fast, sc.mem, size) != 0)
+            fail_msg("trial %u (16-bit export %d, truncate %d, tile %u,%u): cb_write_whole_tile_lanes differs "
+                     "from cb_write",
+                     trial, e16, trunc, x0, y0);
+        written++;
+        memcpy(sc.mem, before, size);
+    }
+    /* misaligned origins are not a tile: declined */
+    struct vc_draw_err err = {{0}};
+    assert_int_equal(cb_target_init(sc.r, t, 0, 4, sc.regs, &sc.vmem, &err), 0);
+    uint32_t zero[64] = {0};
+    const uint32_t *const zl[4] = {zero, zero, zero, zero};
+    memcpy(before, sc.mem, size);
+    assert_false(cb_write_whole_tile_lanes(t, 4, 0, zl));
+    assert_memory_equal(before, sc.mem, size);
+    printf("%u fast-cleared tiles written from lanes equal to cb_write, %u expanded tiles declined\n", written,
+           declined);
+    assert_true(written > 8 && declined > 0);
+    free(t);
+    free(fast);
+    free(before);
+    scene_free(&sc);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(block_path_matches_pixels),
         cmocka_unit_test(unorm8_stores_match_cb_write),
+        cmocka_unit_test(lanes_store_matches_cb_write),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

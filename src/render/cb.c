@@ -944,41 +944,31 @@ static inline void store_unorm8x4(const struct cb_target *t, struct unorm8_expor
     dst[3] = b3;
 }
 
-/* cb_write_tile's fragments when they are the 64 pixels of one fast-cleared
- * micro tile inside the surface, every sample covered (render_priv.h):
- * cb_tile_expand's
- * stores (the clear colour in plane 0, every FMask index 0, CMask
- * compressed) followed by each pixel's (fragment 0 again, nothing moves)
- * leave the same bytes as the colours stored in plane 0 with the expand's
- * FMask and CMask writes, the clear colour never stored (the stores' order
- * is free: t->meta_apart).  false (nothing written) when that is not the case. */
-bool cb_write_whole_tile(struct cb_target *t, const struct cb_fragment *f, unsigned n)
+/* The whole-tile path (cb_write_whole_tile, cb_write_whole_tile_lanes):
+ * for the 64 pixels of one fast-cleared micro tile inside the surface,
+ * every sample covered (render_priv.h), cb_tile_expand's stores (the clear
+ * colour in plane 0, every FMask index 0, CMask compressed) followed by
+ * each pixel's (fragment 0 again, nothing moves) leave the same bytes as the
+ * colours stored in plane 0 with the expand's FMask and CMask writes, the
+ * clear colour never stored (the stores' order is free: t->meta_apart).
+ *
+ * Its conditions on the target and the tile at (x0, y0)
+ * (8-aligned): its address cache when they hold, NULL when not. */
+static struct cb_addr_cache *whole_tile_cache(struct cb_target *t, unsigned x0, unsigned y0)
 {
-    uint32_t all = (1u << t->samples) - 1u;
-    if (n != 64 || !t->meta_apart || !cb_write_direct(t))
-        return false;
-    unsigned x0 = f[0].x & ~7u, y0 = f[0].y & ~7u;
-    if (x0 + 8 > t->width || y0 + 8 > t->height)
-        return false;
-    uint64_t seen = 0;
-    for (unsigned l = 0; l < n; l++) {
-        if ((f[l].x & ~7u) != x0 || (f[l].y & ~7u) != y0 || (f[l].coverage & all) != all)
-            return false;
-        seen |= 1ull << ((f[l].y & 7) * 8 + (f[l].x & 7));
-    }
-    if (seen != ~0ull)
-        return false;
+    if (!t->meta_apart || !cb_write_direct(t) || x0 + 8 > t->width || y0 + 8 > t->height)
+        return NULL;
     struct cb_addr_cache *c = tile_cache(t, x0, y0);
     if (c->expanded || !c->ctile || !c->ftile || !cb_tile_cleared(t, x0, y0))
-        return false;
-    const struct color_tile *ct = c->ctile;
+        return NULL;
+    return c;
+}
+
+/* The whole-tile path's FMask and CMask writes, after the colours. */
+static void whole_tile_meta(struct cb_target *t, struct cb_addr_cache *c, unsigned x0, unsigned y0)
+{
     const struct fmask_tile *ft = c->ftile;
-    uint8_t clear_bits = (uint8_t)all;
-    const struct unorm8_export ex = unorm8_export_of(t);
-    for (unsigned l = 0; l < n; l++) {
-        unsigned i = (f[l].y & 7) * 8 + (f[l].x & 7), pi = t->map.pix_index[i];
-        store_unorm8x4(t, ex, f[l].rgba, t->mem + ct->run[t->pix_run[pi]] + t->pix_off[pi]);
-    }
+    uint8_t clear_bits = (uint8_t)((1u << t->samples) - 1u);
     if (ft->span_len && t->samples == t->fmap.samples) {
         /* the same bits cleared, byte by byte (bytes with none of the
          * tile's bits are not even rewritten: another thread's tile may
@@ -997,6 +987,52 @@ bool cb_write_whole_tile(struct cb_target *t, const struct cb_fragment *f, unsig
     }
     cmask_set(t, x0, y0, CMASK_COMPRESSED);
     c->expanded = true;
+}
+
+bool cb_write_whole_tile(struct cb_target *t, const struct cb_fragment *f, unsigned n)
+{
+    uint32_t all = (1u << t->samples) - 1u;
+    if (n != 64)
+        return false;
+    unsigned x0 = f[0].x & ~7u, y0 = f[0].y & ~7u;
+    uint64_t seen = 0;
+    for (unsigned l = 0; l < n; l++) {
+        if ((f[l].x & ~7u) != x0 || (f[l].y & ~7u) != y0 || (f[l].coverage & all) != all)
+            return false;
+        seen |= 1ull << ((f[l].y & 7) * 8 + (f[l].x & 7));
+    }
+    if (seen != ~0ull)
+        return false;
+    struct cb_addr_cache *c = whole_tile_cache(t, x0, y0);
+    if (!c)
+        return false;
+    const struct color_tile *ct = c->ctile;
+    const struct unorm8_export ex = unorm8_export_of(t);
+    for (unsigned l = 0; l < n; l++) {
+        unsigned i = (f[l].y & 7) * 8 + (f[l].x & 7), pi = t->map.pix_index[i];
+        store_unorm8x4(t, ex, f[l].rgba, t->mem + ct->run[t->pix_run[pi]] + t->pix_off[pi]);
+    }
+    whole_tile_meta(t, c, x0, y0);
+    return true;
+}
+
+bool cb_write_whole_tile_lanes(struct cb_target *t, unsigned x0, unsigned y0, const uint32_t *const lane[4])
+{
+    if ((x0 | y0) & 7u)
+        return false;
+    struct cb_addr_cache *c = whole_tile_cache(t, x0, y0);
+    if (!c)
+        return false;
+    const struct color_tile *ct = c->ctile;
+    const struct unorm8_export ex = unorm8_export_of(t);
+    for (unsigned i = 0; i < 64; i++) {
+        unsigned pi = t->map.pix_index[i];
+        float rgba[4];
+        for (unsigned k = 0; k < 4; k++)
+            memcpy(&rgba[k], &lane[k][i], sizeof rgba[k]);
+        store_unorm8x4(t, ex, rgba, t->mem + ct->run[t->pix_run[pi]] + t->pix_off[pi]);
+    }
+    whole_tile_meta(t, c, x0, y0);
     return true;
 }
 

@@ -66,6 +66,7 @@ struct draw_ctx {
     unsigned nthreads;
     struct worker *workers;
     unsigned npending;
+    bool pending_block;        /* pending[] is shade_block's: one micro tile, row by row, all covered */
     struct vc_pixel_in pending[EG_PS_BATCH_MAX];
     double pending_ij[EG_PS_BATCH_MAX][3][2];   /* centre, centroid, sample: weights computed at the flush */
     struct vc_pixel_out shaded[EG_PS_BATCH_MAX];
@@ -247,7 +248,9 @@ static bool centre_weights_batch(struct draw_ctx *d, unsigned n)
 static int flush_pending(struct draw_ctx *d)
 {
     unsigned n = d->npending, done = 0;
+    bool block = d->pending_block;
     d->npending = 0;
+    d->pending_block = false;
     if (n == 0)
         return 0;
     if (!centre_weights_batch(d, n))
@@ -258,6 +261,48 @@ static int flush_pending(struct draw_ctx *d)
     /* target by target: the batch is one micro tile (shade_and_write
      * flushes at a tile change) */
     struct cb_fragment frag[EG_PS_BATCH_MAX];
+    if (rc == 1) {
+        /* the batch's lanes straight into the fragments' RGBA (each target's
+         * four channels side by side, as cb_write_tile reads them) */
+        float rgba[EG_PS_BATCH_MAX][4];
+        const bool *killed = eg_ps_batch_killed(d->batch);
+        uint8_t mask = eg_ps_batch_color_mask(d->batch);
+        unsigned num_colors = 0;
+        for (unsigned t = 0; t < VC_RENDER_MAX_TARGETS; t++)
+            if ((mask >> t) & 1u)
+                num_colors = t + 1;
+        /* a whole block none of whose pixels was killed: its lanes are in
+         * cb_write_whole_tile_lanes' order */
+        bool lanes = block && done == 64;
+        for (unsigned l = 0; l < done && lanes; l++)
+            lanes = !killed[l];
+        for (unsigned k = 0; k < RS_NUM_CB; k++) {
+            if (!d->cb_on[k])
+                continue;
+            unsigned m = 0;
+            if (k < num_colors) {
+                const uint32_t *ch[4];
+                for (unsigned c = 0; c < 4; c++)
+                    ch[c] = eg_ps_batch_color(d->batch, k, c);
+                if (lanes && cb_write_whole_tile_lanes(&d->cb[k], d->pending[0].x, d->pending[0].y, ch)) {
+                    d->stats.samples_written += done * coverage_count(d->pending[0].coverage);
+                    continue;
+                }
+                for (unsigned l = 0; l < done; l++) {
+                    if (killed[l])
+                        continue;
+                    for (unsigned c = 0; c < 4; c++)
+                        memcpy(&rgba[m][c], &ch[c][l], sizeof rgba[m][c]);
+                    frag[m] = (struct cb_fragment){d->pending[l].x, d->pending[l].y, d->pending[l].coverage, rgba[m]};
+                    d->stats.samples_written += coverage_count(d->pending[l].coverage);
+                    m++;
+                }
+            }
+            cb_write_tile(&d->cb[k], d->blend_const, frag, m);
+        }
+        d->stats.pixels_shaded += done;
+        return 0;
+    }
     for (unsigned k = 0; k < RS_NUM_CB; k++) {
         if (!d->cb_on[k])
             continue;
@@ -376,6 +421,7 @@ static int shade_block(struct draw_ctx *d, const struct rs_block *b)
         }
     }
     d->npending = 64;
+    d->pending_block = true;
     d->stats.blocks_batched++;
     return flush_pending(d) ? -1 : 1;
 }
@@ -408,6 +454,7 @@ static int raster_one(struct draw_ctx *d, const struct rs_vertex v[3])
     if (rc == 0)
         rc = flush_pending(d);
     d->npending = 0;
+    d->pending_block = false;
     return rc;
 }
 

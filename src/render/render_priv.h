@@ -69,8 +69,10 @@ void render_shade_free(struct vc_render *r);
 bool render_shade_batched(const struct vc_render *r);
 /* Barycentric pairs (bit per enum vc_baryc) the pixel stage reads. */
 uint32_t render_shade_baryc_needed(const struct vc_render *r);
-/* Shade in[0 .. n-1] (n <= EG_PS_BATCH_MAX) into out[]; *done: how many
- * outputs are valid (all of them when it returns 0). */
+/* Shade in[0 .. n-1] (n <= EG_PS_BATCH_MAX).  1: the batch ran them all and
+ * their results are in b (eg_ps_batch_killed / _color_mask / _color; out is
+ * untouched: the caller reads the lanes without copying them through it);
+ * 0: out[0 .. *done - 1] hold them (all n); -1: an error after *done. */
 int render_shade_pixels(struct vc_render *r, struct eg_ps_batch *b, const struct vc_regs *regs,
                         const struct vc_mem *mem, const struct vc_prim_inputs *prim,
                         const struct vc_pixel_in *in, unsigned n, struct vc_pixel_out *out, unsigned *done,
@@ -199,6 +201,13 @@ void cb_write_tile(struct cb_target *t, const float blend_const[4], const struct
  * bytes cb_write would leave, fragment by fragment.  false (nothing
  * written) when that is not the case. */
 bool cb_write_whole_tile(struct cb_target *t, const struct cb_fragment *f, unsigned n);
+/* cb_write_whole_tile for the 64 pixels of the micro tile at (x0, y0)
+ * (8-aligned), every sample covered, pixel (x0 + i % 8, y0 + i / 8)'s
+ * colour channel k the bits lane[k][i] (the pixel shader batch's lanes, read
+ * in place rather than gathered into fragments).  The same bytes as
+ * cb_write_whole_tile on those fragments; false (nothing written) when the
+ * whole-tile path does not apply. */
+bool cb_write_whole_tile_lanes(struct cb_target *t, unsigned x0, unsigned y0, const uint32_t *const lane[4]);
 
 /* Read the colour of `sample` of pixel (x, y) as floats (RGBA), honouring CMask
  * and FMask. */

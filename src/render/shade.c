@@ -463,24 +463,8 @@ int render_shade_pixels(struct vc_render *r, struct eg_ps_batch *b, const struct
         }
         return 0;
     }
-    uint8_t mask = eg_ps_batch_color_mask(b);
-    const bool *killed = eg_ps_batch_killed(b);
-    unsigned num_colors = 0;
-    for (unsigned t = 0; t < VC_RENDER_MAX_TARGETS; t++)
-        if ((mask >> t) & 1u)
-            num_colors = t + 1;
-    for (unsigned l = 0; l < n; l++) {
-        out[l].killed = killed[l];
-        out[l].num_colors = num_colors;
-    }
-    for (unsigned t = 0; t < num_colors; t++)
-        for (unsigned c = 0; c < 4; c++) {
-            const uint32_t *v = eg_ps_batch_color(b, t, c);
-            for (unsigned l = 0; l < n; l++)
-                memcpy(&out[l].color[t][c], &v[l], 4);
-        }
     *done = n;
-    return 0;
+    return 1;
 }
 
 int render_default_shaders(struct vc_render *r, struct vc_shader_ops *ops)
