@@ -109,6 +109,9 @@ static int strict_range(struct vc_ck *c, const struct vc_reloc_bo *bo, uint64_t 
 {
     if (!c->strict || offset + len <= bo->size)
         return 0;
+    if (len <= 1) /* an address register: only where it starts is known here */
+        return vc_fail(c->err, VC_E_ADDR_RANGE, at, what, "%s: address 0x%llX is past the end of its %llu-byte buffer",
+                       what, (unsigned long long)offset, (unsigned long long)bo->size);
     return vc_fail(c->err, VC_E_ADDR_RANGE, at, what,
                    "%s: bytes 0x%llX..0x%llX outside its %llu-byte buffer", what,
                    (unsigned long long)offset, (unsigned long long)(offset + len - 1),
