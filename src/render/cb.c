@@ -1016,6 +1016,30 @@ bool cb_write_whole_tile(struct cb_target *t, const struct cb_fragment *f, unsig
     return true;
 }
 
+/* unorm8_of_export on four floats at once (GCC / Clang vector types): the
+ * same mask, compares, product, sum and truncating conversion in every
+ * lane, so the same byte per lane. */
+typedef float v4f __attribute__((vector_size(4 * sizeof(float))));
+typedef uint32_t v4u __attribute__((vector_size(4 * sizeof(uint32_t))));
+typedef int32_t v4i __attribute__((vector_size(4 * sizeof(int32_t))));
+
+static inline v4u unorm8x4_of_export(struct unorm8_export e, const uint32_t bits[4])
+{
+    v4u u, h;
+    memcpy(&u, bits, sizeof u);
+    h = u & e.keep;
+    v4f v, one = {1.0f, 1.0f, 1.0f, 1.0f};
+    memcpy(&v, &u, sizeof v);
+    v4u onebits, cbits;
+    memcpy(&onebits, &one, sizeof onebits);
+    v4u pos = (v4u)(v > 0.0f), below1 = (v4u)(v < 1.0f);
+    cbits = pos & ((below1 & h) | (~below1 & onebits));   /* v > 0 ? (v < 1 ? h : 1) : 0 */
+    v4f c;
+    memcpy(&c, &cbits, sizeof c);
+    v4f sum = c * 255.0f + e.bias;
+    return (v4u)__builtin_convertvector(sum, v4i) & 0xFFu;
+}
+
 bool cb_write_whole_tile_lanes(struct cb_target *t, unsigned x0, unsigned y0, const uint32_t *const lane[4])
 {
     if ((x0 | y0) & 7u)
@@ -1025,12 +1049,19 @@ bool cb_write_whole_tile_lanes(struct cb_target *t, unsigned x0, unsigned y0, co
         return false;
     const struct color_tile *ct = c->ctile;
     const struct unorm8_export ex = unorm8_export_of(t);
-    for (unsigned i = 0; i < 64; i++) {
-        unsigned pi = t->map.pix_index[i];
-        float rgba[4];
-        for (unsigned k = 0; k < 4; k++)
-            memcpy(&rgba[k], &lane[k][i], sizeof rgba[k]);
-        store_unorm8x4(t, ex, rgba, t->mem + ct->run[t->pix_run[pi]] + t->pix_off[pi]);
+    /* stored byte k of a pixel: its channel swizzle[k] */
+    const uint32_t *sw[4] = {lane[t->swizzle[0]], lane[t->swizzle[1]], lane[t->swizzle[2]], lane[t->swizzle[3]]};
+    for (unsigned i = 0; i < 64; i += 4) {
+        v4u b0 = unorm8x4_of_export(ex, &sw[0][i]), b1 = unorm8x4_of_export(ex, &sw[1][i]),
+            b2 = unorm8x4_of_export(ex, &sw[2][i]), b3 = unorm8x4_of_export(ex, &sw[3][i]);
+        for (unsigned q = 0; q < 4; q++) {
+            unsigned pi = t->map.pix_index[i + q];
+            uint8_t *dst = t->mem + ct->run[t->pix_run[pi]] + t->pix_off[pi];
+            dst[0] = (uint8_t)b0[q];
+            dst[1] = (uint8_t)b1[q];
+            dst[2] = (uint8_t)b2[q];
+            dst[3] = (uint8_t)b3[q];
+        }
     }
     whole_tile_meta(t, c, x0, y0);
     return true;
