@@ -303,14 +303,10 @@ static void print_alu_clause(struct dis *d, const struct clause_ref *c)
         while (g1 < end) {
             uint32_t w0 = d->dw[g1], w1 = d->dw[g1 + 1];
             ninst++;
-            unsigned s0 = G_SQ_ALU_WORD0__SRC0_SEL(w0), s1 = G_SQ_ALU_WORD0__SRC1_SEL(w0);
-            if (s0 == V_SQ_ALU_SRC__LITERAL && G_SQ_ALU_WORD0__SRC0_CHAN(w0) + 1u > nlit)
-                nlit = G_SQ_ALU_WORD0__SRC0_CHAN(w0) + 1;
-            if (s1 == V_SQ_ALU_SRC__LITERAL && G_SQ_ALU_WORD0__SRC1_CHAN(w0) + 1u > nlit)
-                nlit = G_SQ_ALU_WORD0__SRC1_CHAN(w0) + 1;
-            if (eg_alu_is_op3(w1) && G_SQ_ALU_WORD1_OP3__SRC2_SEL(w1) == V_SQ_ALU_SRC__LITERAL &&
-                G_SQ_ALU_WORD1_OP3__SRC2_CHAN(w1) + 1u > nlit)
-                nlit = G_SQ_ALU_WORD1_OP3__SRC2_CHAN(w1) + 1;
+            /* every source field counts here: an unknown opcode's source count is unknown */
+            unsigned used = eg_alu_literals_read(w0, w1, 3);
+            if (used > nlit)
+                nlit = used;
             g1 += 2;
             if (G_SQ_ALU_WORD0__LAST(w0))
                 break;

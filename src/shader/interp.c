@@ -334,14 +334,9 @@ static int run_alu_clause(struct machine *m, size_t addr, unsigned nslots)
             if (s[k].used || (k == EG_SLOT_T && !(info->slots & EG_SLOT_TRANS)))
                 return fault(m, "ALU group has no free slot for %s", eg_alu_op_name(op3, op));
             s[k] = (struct slot){ .used = true, .op3 = op3, .op = op, .w0 = w0, .w1 = w1 };
-            for (int n = 0; n < 3; n++) {
-                unsigned sel = n == 0 ? G_SQ_ALU_WORD0__SRC0_SEL(w0) : n == 1 ? G_SQ_ALU_WORD0__SRC1_SEL(w0)
-                                                                            : G_SQ_ALU_WORD1_OP3__SRC2_SEL(w1);
-                unsigned c = n == 0 ? G_SQ_ALU_WORD0__SRC0_CHAN(w0) : n == 1 ? G_SQ_ALU_WORD0__SRC1_CHAN(w0)
-                                                                           : G_SQ_ALU_WORD1_OP3__SRC2_CHAN(w1);
-                if ((n < 2 || op3) && n < info->nsrc && sel == V_SQ_ALU_SRC__LITERAL && c + 1 > nlit)
-                    nlit = c + 1;
-            }
+            unsigned used = eg_alu_literals_read(w0, w1, info->nsrc);
+            if (used > nlit)
+                nlit = used;
         }
         unsigned nlit_dw = (nlit + 1) & ~1u;
         if (i + nlit_dw > end)

@@ -228,6 +228,19 @@ const struct eg_alu_op_info *eg_alu_op_info(bool op3, unsigned op)
     return info && info->slots ? info : NULL;
 }
 
+unsigned eg_alu_literals_read(uint32_t w0, uint32_t w1, unsigned nsrc)
+{
+    unsigned sel[3] = { G_SQ_ALU_WORD0__SRC0_SEL(w0), G_SQ_ALU_WORD0__SRC1_SEL(w0),
+                        G_SQ_ALU_WORD1_OP3__SRC2_SEL(w1) };
+    unsigned chan[3] = { G_SQ_ALU_WORD0__SRC0_CHAN(w0), G_SQ_ALU_WORD0__SRC1_CHAN(w0),
+                         G_SQ_ALU_WORD1_OP3__SRC2_CHAN(w1) };
+    unsigned n = eg_alu_is_op3(w1) ? 3 : 2, used = 0;
+    for (unsigned k = 0; k < n && k < nsrc; k++)
+        if (sel[k] == V_SQ_ALU_SRC__LITERAL && chan[k] + 1 > used)
+            used = chan[k] + 1;
+    return used;
+}
+
 enum eg_cf_form eg_cf_form_of(uint32_t cf_word1)
 {
     unsigned inst = G_SQ_CF_WORD1__CF_INST(cf_word1);

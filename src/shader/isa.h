@@ -22,6 +22,11 @@ struct eg_alu_op_info {
 /* NULL when the opcode is not an Evergreen ALU instruction. */
 const struct eg_alu_op_info *eg_alu_op_info(bool op3, unsigned op);
 
+/* How many literal dwords (highest literal channel + 1, 0 when none) the ALU
+ * instruction w0/w1 reads through its first nsrc sources (src2 only for OP3
+ * instructions).  The group's literals follow its last instruction. */
+unsigned eg_alu_literals_read(uint32_t w0, uint32_t w1, unsigned nsrc);
+
 /* Instruction-group slots. */
 enum { EG_SLOT_X, EG_SLOT_Y, EG_SLOT_Z, EG_SLOT_W, EG_SLOT_T, EG_NSLOTS };
 

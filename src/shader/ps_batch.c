@@ -308,14 +308,9 @@ static bool decode_alu_clause(struct eg_ps_batch *b, const struct eg_program *p,
             g.s[k].nsrc = info->nsrc < 3 ? info->nsrc : 3;
             w0s[k] = w0;
             w1s[k] = w1;
-            for (int n = 0; n < 3; n++) {
-                unsigned sel = n == 0 ? G_SQ_ALU_WORD0__SRC0_SEL(w0) : n == 1 ? G_SQ_ALU_WORD0__SRC1_SEL(w0)
-                                                                            : G_SQ_ALU_WORD1_OP3__SRC2_SEL(w1);
-                unsigned c = n == 0 ? G_SQ_ALU_WORD0__SRC0_CHAN(w0) : n == 1 ? G_SQ_ALU_WORD0__SRC1_CHAN(w0)
-                                                                           : G_SQ_ALU_WORD1_OP3__SRC2_CHAN(w1);
-                if ((n < 2 || op3) && n < info->nsrc && sel == V_SQ_ALU_SRC__LITERAL && c + 1 > nlit)
-                    nlit = c + 1;
-            }
+            unsigned used = eg_alu_literals_read(w0, w1, info->nsrc);
+            if (used > nlit)
+                nlit = used;
         }
         unsigned nlit_dw = (nlit + 1) & ~1u;
         if (i + nlit_dw > end)
