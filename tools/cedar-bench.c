@@ -161,6 +161,56 @@ static const struct bench_case {
     {"frame", bench_frame_run}, /* tools/bench/: virtual Cedar vs llvmpipe */
 };
 
+/* --help: the cases and the lines they print (README.md, "Benchmarks"). */
+static const char usage[] =
+    "usage: cedar-bench [CASE ...]\n"
+    "Runs every case, or those whose name contains one of the CASE arguments\n"
+    "(e.g. 'detile', 'frame'). Exit status: 0, 1 when a case failed, 2 on an\n"
+    "unknown CASE. The machine may be busy: run it a few times.\n"
+    "\n"
+    "cases:\n"
+    "  detile-2d-1280x768      de-tile a 1280x768 2D-tiled 4-byte surface (the HD 7350's\n"
+    "                          2 pipes, 8 banks, bank height 2, macro aspect 2) with\n"
+    "                          cedar_detile_samples, and memcpy the same number of bytes\n"
+    "  detile-2d-4096x4096     the same for a 4096x4096 surface\n"
+    "  detile-msaa8x-1280x736  the same for the 8x MSAA 1280x736 colour surface (tile\n"
+    "                          split 512), every sample plane in one pass\n"
+    "  frame                   the demo's default frame (1280x720: clear, one\n"
+    "                          per-vertex-coloured triangle, MSAA, resolve, read-back) on\n"
+    "                          the virtual Cedar through the demo's command buffers, and on\n"
+    "                          Mesa's llvmpipe through EGL/GLES 3, at 4 samples (llvmpipe's\n"
+    "                          most); then the virtual Cedar at 8 samples.  Each side runs\n"
+    "                          in its own child process; its first and last images are\n"
+    "                          checked before any time counts\n"
+    "\n"
+    "output lines:\n"
+    "  bench detile <case> <GB/s> memcpy <GB/s> ratio <detile/memcpy>\n"
+    "      de-tiling and memcpy throughput, measured alternately in one run (best\n"
+    "      of N each after one untimed call); ratio above 1: de-tiling is faster\n"
+    "  bench frame-detail machine: <n> CPUs online, 1-minute load average <l>\n"
+    "      how busy the machine was (', quick (CEDAR_BENCH_QUICK)' when quick)\n"
+    "  bench frame-detail <side>: \"<renderer>\", <s> samples, <n> frames, median <ms>,\n"
+    "      mean <ms>, best <ms>, CPU <ms>, peak RSS <MiB>\n"
+    "      one side (virtual, llvmpipe) at 4 samples; frame8x-detail: virtual at 8.\n"
+    "      CPU is CPU time per frame over all threads\n"
+    "  bench frame virtual <ms> llvmpipe <ms> ratio <virtual/llvmpipe>\n"
+    "      median ms per 4-sample frame of each side; ratio below 1: the virtual\n"
+    "      Cedar is faster (only the side that ran when one did not)\n"
+    "  bench frame8x virtual <ms>\n"
+    "      median ms per 8-sample frame on the virtual Cedar\n"
+    "  bench <frame|frame8x> <side> unavailable: <reason>\n"
+    "      the side could not run (e.g. no llvmpipe); the benchmark goes on\n"
+    "  bench <frame|frame8x> <side> FAILED: <reason>\n"
+    "      the side's image was wrong: not timed, exit status 1\n"
+    "  bench peak-rss <frame-virtual|frame-llvmpipe|frame8x-virtual> <MiB>\n"
+    "      the peak resident set of that side's child process\n"
+    "  bench peak-rss <MiB>\n"
+    "      last line: the largest peak RSS of cedar-bench itself and any child\n"
+    "\n"
+    "environment:\n"
+    "  CEDAR_BENCH_QUICK=1     the frame case times one frame per side (a quick check\n"
+    "                          of the output; the numbers are only indicative)\n";
+
 int main(int argc, char **argv)
 {
     int rc = 0;
@@ -176,11 +226,11 @@ int main(int argc, char **argv)
             if (!help)
                 fprintf(f, "cedar-bench: no benchmark case matches '%s' (cases:", argv[a]);
             else
-                fprintf(f, "usage: cedar-bench [CASE ...]  (all cases when none; a CASE matches any case name "
-                           "containing it)\ncases:");
-            for (i = 0; i < sizeof cases / sizeof cases[0]; i++)
+                fputs(usage, f);
+            for (i = 0; i < sizeof cases / sizeof cases[0] && !help; i++)
                 fprintf(f, " %s", cases[i].name);
-            fprintf(f, help ? "\n" : ")\n");
+            if (!help)
+                fprintf(f, ")\n");
             return help ? 0 : 2;
         }
     }

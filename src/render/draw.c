@@ -242,6 +242,36 @@ static bool centre_weights_batch(struct draw_ctx *d, unsigned n)
     return true;
 }
 
+bool render_test_centre_weights(const float inv_w[3], const double (*ij)[2], unsigned n, uint32_t baryc_needed,
+                                bool persp_corr_dis, float (*fast)[4], float (*general)[4])
+{
+    /* only the fields the two paths read; the rest stays zero */
+    static const struct draw_ctx zero;
+    struct draw_ctx d = zero;
+    d.m_identity = true;
+    d.baryc_needed = baryc_needed;
+    d.spi.persp_corr_dis = persp_corr_dis;
+    memcpy(d.prim_inv_w, inv_w, sizeof d.prim_inv_w);
+    if (n > EG_PS_BATCH_MAX)
+        n = EG_PS_BATCH_MAX;
+    for (unsigned l = 0; l < n; l++)
+        memcpy(d.pending_ij[l][0], ij[l], sizeof d.pending_ij[l][0]);
+    for (unsigned l = 0; l < n; l++) {
+        struct vc_pixel_in in;
+        memset(&in, 0, sizeof in);
+        pixel_weights(&d, &in, (const double(*)[2])d.pending_ij[l]);
+        memcpy(&general[l][0], in.ij[VC_BARYC_PERSP_CENTER], 2 * sizeof(float));
+        memcpy(&general[l][2], in.ij[VC_BARYC_LINEAR_CENTER], 2 * sizeof(float));
+    }
+    if (!centre_weights_batch(&d, n))
+        return false;
+    for (unsigned l = 0; l < n; l++) {
+        memcpy(&fast[l][0], d.pending[l].ij[VC_BARYC_PERSP_CENTER], 2 * sizeof(float));
+        memcpy(&fast[l][2], d.pending[l].ij[VC_BARYC_LINEAR_CENTER], 2 * sizeof(float));
+    }
+    return true;
+}
+
 /* Shade the pending pixels as one batch and write them, in raster order.
  * Their weights are computed here, in one loop: the divisions of
  * consecutive pixels then overlap. */
