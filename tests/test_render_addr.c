@@ -13,6 +13,7 @@
 #include <string.h>
 #include <cmocka.h>
 
+#include "common/test_util.h"
 #include "src/render/render_priv.h"
 #include "src/render/render_scene.h"
 
@@ -51,9 +52,7 @@ static void cached_addresses_match_tile_map(void **state)
         assert_int_equal(scene_init(&sc, sample_counts[i], why), 0);
         check_target(&sc, 0, sample_counts[i]);
         /* CB1 (the resolve target) only has a format during the resolve */
-        uint32_t *info1 = &sc.regs->context[(REG_CB_COLOR_INFO(1) - SPACE_CONTEXT_START) / 4];
-        *info1 = sc.regs->context[(REG_CB_COLOR_INFO(0) - SPACE_CONTEXT_START) / 4] &
-                 ~(CB_COLOR_INFO__FAST_CLEAR__MASK | CB_COLOR_INFO__COMPRESSION__MASK);
+        test_scene_cb1_as_resolve_target(&sc);
         check_target(&sc, 1, 1);
         scene_free(&sc);
     }

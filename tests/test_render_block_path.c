@@ -164,9 +164,7 @@ static void unorm8_stores_match_cb_write(void **state)
     (void)state;
     test_rand_seed(0x0E8B17u);
     struct scene sc;
-    char why[200] = "";
-    if (scene_init(&sc, 4, why) || scene_use_demo_shaders(&sc, why) || scene_render(&sc, why))
-        fail_msg("scene 4x: %s", why);
+    test_scene_render_demo(&sc, 4);
     size_t size = (size_t)sc.mem_size;
     uint8_t *before = malloc(size), *fast = malloc(size);
     struct cb_target *t = calloc(1, sizeof *t);
@@ -224,9 +222,7 @@ static void lanes_store_matches_cb_write(void **state)
     (void)state;
     test_rand_seed(0x1A7E5u);
     struct scene sc;
-    char why[200] = "";
-    if (scene_init(&sc, 4, why) || scene_use_demo_shaders(&sc, why) || scene_render(&sc, why))
-        fail_msg("scene 4x: %s", why);
+    test_scene_render_demo(&sc, 4);
     size_t size = (size_t)sc.mem_size;
     uint8_t *before = malloc(size), *fast = malloc(size);
     struct cb_target *t = calloc(1, sizeof *t);

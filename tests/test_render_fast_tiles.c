@@ -27,21 +27,6 @@
 
 #define WRITE_TRIALS 12
 
-static void init_target(struct scene *sc, struct cb_target *t, unsigned cb, unsigned samples)
-{
-    struct vc_draw_err err = {{0}};
-    int rc = cb_target_init(sc->r, t, cb, samples, sc->regs, &sc->vmem, &err);
-    if (rc)
-        fail_msg("cb_target_init CB%u: %d %s", cb, rc, err.msg);
-}
-
-static void render_scene(struct scene *sc, unsigned ns)
-{
-    char why[200] = "";
-    if (scene_init(sc, ns, why) || scene_use_demo_shaders(sc, why) || scene_render(sc, why))
-        fail_msg("scene %ux: %s", ns, why);
-}
-
 static void same_bytes(const uint8_t *a, const uint8_t *b, size_t n, const char *what, unsigned ns)
 {
     if (memcmp(a, b, n) != 0) {
@@ -86,7 +71,7 @@ static void whole_tile_write_matches_fragments(void **state)
     for (unsigned k = 0; k < 3; k++) {
         unsigned ns = sample_counts[k];
         struct scene sc;
-        render_scene(&sc, ns);
+        test_scene_render_demo(&sc, ns);
         size_t size = (size_t)sc.mem_size;
         uint8_t *before = malloc(size), *fast = malloc(size);
         struct cb_target *t = calloc(1, sizeof *t);
@@ -96,7 +81,7 @@ static void whole_tile_write_matches_fragments(void **state)
         const float cst[4] = {0, 0, 0, 0};
         unsigned taken = 0, refused = 0;
         for (unsigned trial = 0; trial < WRITE_TRIALS; trial++) {
-            init_target(&sc, t, 0, ns);
+            test_cb_target_init(&sc, t, 0, ns);
             unsigned x0, y0;
             pick_cleared_tile(t, &x0, &y0);
             /* a fast clear leaves the FMask as the last frame left it:
@@ -146,7 +131,7 @@ static void whole_tile_write_matches_fragments(void **state)
             taken++;
             memcpy(fast, sc.mem, size);
             memcpy(sc.mem, before, size);
-            init_target(&sc, t, 0, ns);
+            test_cb_target_init(&sc, t, 0, ns);
             for (unsigned l = 0; l < n; l++)
                 cb_write(t, cst, f[l].x, f[l].y, f[l].coverage, f[l].rgba);
             same_bytes(fast, sc.mem, size, "whole-tile write vs cb_write per fragment", ns);
@@ -202,17 +187,15 @@ static void fragment0_resolve_matches_pixels(void **state)
     for (unsigned k = 0; k < 3; k++) {
         unsigned ns = sample_counts[k];
         struct scene sc;
-        render_scene(&sc, ns);
+        test_scene_render_demo(&sc, ns);
         /* CB1 as the scene's resolve sets it, without CMask / FMask (as
          * test_render_resolve_tile does) */
-        uint32_t *info1 = &sc.regs->context[(REG_CB_COLOR_INFO(1) - SPACE_CONTEXT_START) / 4];
-        *info1 = sc.regs->context[(REG_CB_COLOR_INFO(0) - SPACE_CONTEXT_START) / 4] &
-                 ~(CB_COLOR_INFO__FAST_CLEAR__MASK | CB_COLOR_INFO__COMPRESSION__MASK);
+        test_scene_cb1_as_resolve_target(&sc);
         struct cb_target *src = calloc(1, sizeof *src), *dst = calloc(1, sizeof *dst);
         assert_non_null(src);
         assert_non_null(dst);
-        init_target(&sc, src, 0, ns);
-        init_target(&sc, dst, 1, 1);
+        test_cb_target_init(&sc, src, 0, ns);
+        test_cb_target_init(&sc, dst, 1, 1);
         size_t size = (size_t)dst->map.size;
         uint8_t *by_pixel = malloc(size);
         assert_non_null(by_pixel);

@@ -13,16 +13,9 @@
 #include <string.h>
 #include <cmocka.h>
 
+#include "common/test_util.h"
 #include "src/render/render_priv.h"
 #include "src/render/render_scene.h"
-
-static void init_target(struct scene *sc, struct cb_target *t, unsigned cb, unsigned samples)
-{
-    struct vc_draw_err err = {{0}};
-    int rc = cb_target_init(sc->r, t, cb, samples, sc->regs, &sc->vmem, &err);
-    if (rc)
-        fail_msg("cb_target_init CB%u: %d %s", cb, rc, err.msg);
-}
 
 static void tile_path_matches_pixels(void **state)
 {
@@ -31,17 +24,13 @@ static void tile_path_matches_pixels(void **state)
     for (unsigned k = 0; k < 3; k++) {
         unsigned ns = sample_counts[k];
         struct scene sc;
-        char why[200] = "";
-        if (scene_init(&sc, ns, why) || scene_use_demo_shaders(&sc, why) || scene_render(&sc, why))
-            fail_msg("scene %ux: %s", ns, why);
-        uint32_t *info1 = &sc.regs->context[(REG_CB_COLOR_INFO(1) - SPACE_CONTEXT_START) / 4];
-        *info1 = sc.regs->context[(REG_CB_COLOR_INFO(0) - SPACE_CONTEXT_START) / 4] &
-                 ~(CB_COLOR_INFO__FAST_CLEAR__MASK | CB_COLOR_INFO__COMPRESSION__MASK);
+        test_scene_render_demo(&sc, ns);
+        test_scene_cb1_as_resolve_target(&sc);
         struct cb_target *src = calloc(1, sizeof *src), *dst = calloc(1, sizeof *dst);
         assert_non_null(src);
         assert_non_null(dst);
-        init_target(&sc, src, 0, ns);
-        init_target(&sc, dst, 1, 1);
+        test_cb_target_init(&sc, src, 0, ns);
+        test_cb_target_init(&sc, dst, 1, 1);
         size_t size = (size_t)dst->map.size;
         uint8_t *by_pixel = malloc(size);
         assert_non_null(by_pixel);

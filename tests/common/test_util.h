@@ -57,4 +57,17 @@ uint32_t test_rand(void);
 /* CLOCK_MONOTONIC in seconds. */
 double test_now(void);
 
+/* --- the render tests' reference scene (render_scene_util.c) ---------------- */
+
+struct scene;
+struct cb_target;
+
+/* scene_init + scene_use_demo_shaders + scene_render at `samples`. */
+void test_scene_render_demo(struct scene *sc, unsigned samples);
+/* cb_target_init of CB`cb` from the scene's registers. */
+void test_cb_target_init(struct scene *sc, struct cb_target *t, unsigned cb, unsigned samples);
+/* CB1 as the resolve programs it: CB0's INFO without FAST_CLEAR and
+ * COMPRESSION (CB1 only has a format during the resolve). */
+void test_scene_cb1_as_resolve_target(struct scene *sc);
+
 #endif

@@ -1,0 +1,34 @@
+/* Render-test helpers around the reference scene (src/render/render_scene.h):
+ * each fails the calling test with the reason instead of returning it. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include "eg_regs.h"
+#include "src/render/render_priv.h"
+#include "src/render/render_scene.h"
+#include "test_util.h"
+
+void test_scene_render_demo(struct scene *sc, unsigned samples)
+{
+    char why[200] = "";
+    if (scene_init(sc, samples, why) || scene_use_demo_shaders(sc, why) || scene_render(sc, why))
+        fail_msg("scene %ux: %s", samples, why);
+}
+
+void test_cb_target_init(struct scene *sc, struct cb_target *t, unsigned cb, unsigned samples)
+{
+    struct vc_draw_err err = {{0}};
+    int rc = cb_target_init(sc->r, t, cb, samples, sc->regs, &sc->vmem, &err);
+    if (rc)
+        fail_msg("cb_target_init CB%u: %d %s", cb, rc, err.msg);
+}
+
+void test_scene_cb1_as_resolve_target(struct scene *sc)
+{
+    uint32_t *info1 = &sc->regs->context[(REG_CB_COLOR_INFO(1) - SPACE_CONTEXT_START) / 4];
+    *info1 = sc->regs->context[(REG_CB_COLOR_INFO(0) - SPACE_CONTEXT_START) / 4] &
+             ~(CB_COLOR_INFO__FAST_CLEAR__MASK | CB_COLOR_INFO__COMPRESSION__MASK);
+}
