@@ -17,19 +17,9 @@ all_zero() { cmp -s "$1" <(head -c "$(stat -c %s "$1")" /dev/zero); }
 not_all_zero() { [ -s "$1" ] && ! all_zero "$1"; }
 
 check "--help: usage with --no-exec, exit 0" sh -c "'$RUN' --help | grep -q -- --no-exec"
-one_line_exit2() { # what, args...
-    local what=$1; shift
-    "$RUN" "$@" >"$tmp/out" 2>"$tmp/err"
-    local rc=$?
-    if [ "$rc" -eq 2 ] && [ "$(wc -l <"$tmp/err")" -eq 1 ] && [ ! -s "$tmp/out" ]; then
-        pass "bad usage ($what): exit 2, one line"
-    else
-        fail "bad usage ($what): exit $rc, stderr: $(cat "$tmp/err")"
-    fi
-}
-one_line_exit2 "no program" --
-one_line_exit2 "unknown option" --frobnicate -- true
-one_line_exit2 "--capture without a value" --capture
+usage_error "no program" "$RUN" --
+usage_error "unknown option" "$RUN" --frobnicate -- true
+usage_error "--capture without a value" "$RUN" --capture
 check "a program that cannot be run: exit 127" status_is 127 "$RUN" -- "$tmp/no-such-program"
 check "the program's exit status comes back" status_is 7 "$RUN" -- sh -c 'exit 7'
 check "death by a signal: 128 + N" status_is 137 "$RUN" -- sh -c 'kill -9 $$'
