@@ -6,6 +6,8 @@
 #   make run-gl     the same scene through OpenGL ES: Mesa's r600 driver on the
 #                   virtual Cedar (cedar-run, 8x) and llvmpipe (4x), one line each
 #   make bench      de-tiling and frame benchmarks
+#   make piglit LIST=FILE   piglit tests on the virtual Cedar, the null device
+#                   and llvmpipe (not part of check; installs piglit)
 #   make install-deps   install the Debian 12 packages cedar needs
 #
 # `all`, `check`, `run` and `bench` first make sure the packages are there
@@ -55,8 +57,8 @@ TEST_COMMON := $(sort $(wildcard tests/common/*.c))
 TESTS       := $(TEST_SRCS:tests/%.c=$(BUILD)/tests/%)
 TEST_COMMON_OBJS := $(TEST_COMMON:%.c=$(BUILD)/san/%.o)
 
-.PHONY: all check run run-gl bench clean install-deps deps build-all build-tests test-run run-inner \
-        run-gl-inner bench-inner
+.PHONY: all check run run-gl bench piglit clean install-deps deps build-all build-tests test-run \
+        run-inner run-gl-inner bench-inner
 .DEFAULT_GOAL := all
 
 # Build in parallel on every core unless the caller chose -j.  Only the top
@@ -86,6 +88,15 @@ bench: deps
 	@./tools/install-deps --bench
 	@$(MAKE) --no-print-directory build-all
 	@$(MAKE) --no-print-directory bench-inner
+
+# PIGLIT_TIMEOUT: per-test limit in seconds on each side; PIGLIT_FLAGS: more
+# options for tools/piglit/piglit_run.py (e.g. --sides llvmpipe).
+PIGLIT_TIMEOUT ?= 60
+piglit: deps
+	@if [ -z "$(LIST)" ]; then echo "make piglit: give LIST=FILE (e.g. LIST=tests/piglit/smoke.list)" >&2; exit 2; fi
+	@./tools/install-deps --piglit
+	@$(MAKE) --no-print-directory build-all
+	@$(PYTHON) tools/piglit/piglit_run.py --build $(BUILD) --timeout $(PIGLIT_TIMEOUT) $(PIGLIT_FLAGS) $(LIST)
 
 install-deps:
 	./tools/install-deps

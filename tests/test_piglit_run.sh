@@ -1,0 +1,149 @@
+#!/bin/bash
+# tools/piglit/piglit_run.py (`make piglit`) without piglit or Mesa: stand-in
+# tests that behave per side as piglit tests do (a PIGLIT: result line, exit
+# status, signal, subtests, a hang), a stand-in cedar-run that tells the test
+# which side it is on, and a stand-in glinfo.  Expected statuses follow
+# piglit's rules (framework/test/base.py: a signal is a crash, a non-zero exit
+# turns pass into warn and anything else into fail; results.py: subtests
+# report their worst), worked out by hand per test below.
+set -u
+. tests/lib.sh
+RUN="python3 tools/piglit/piglit_run.py"
+
+mkdir -p "$tmp/piglit/bin" "$tmp/build"
+# cedar-run stand-in: [--no-exec] [options] -- PROGRAM ARGS
+cat >"$tmp/cedar-run" <<'EOF'
+#!/bin/bash
+side=cedar
+while [ $# -gt 0 ] && [ "$1" != "--" ]; do
+    [ "$1" = "--no-exec" ] && side=null
+    shift
+done
+shift
+export FAKE_SIDE=$side
+exec "$@"
+EOF
+# glinfo stand-in: the renderer each side would report; FAKE_FALLBACK makes
+# the cedar sides report llvmpipe (a shim that failed to take over).
+cat >"$tmp/piglit/bin/glinfo" <<'EOF'
+#!/bin/bash
+case "${FAKE_SIDE:-}:${FAKE_FALLBACK:-}" in
+    cedar:|null:) echo "GL_RENDERER = AMD CEDAR (DRM 2.50.0 / fake)" ;;
+    *) echo "GL_RENDERER = llvmpipe (fake)" ;;
+esac
+EOF
+# One program for every stand-in test: $1 = behaviour, the rest as piglit passes it.
+cat >"$tmp/piglit/bin/fake" <<'EOF'
+#!/bin/bash
+side=${FAKE_SIDE:-llvmpipe}
+say() { echo "PIGLIT: {\"result\": \"$1\" }"; }
+case "$1" in
+    pass) say pass ;;
+    nullfails) if [ "$side" = null ]; then say fail; exit 1; else say pass; fi ;;
+    cedarfails) case "$side" in llvmpipe) say pass ;; *) say fail; exit 1 ;; esac ;;
+    cedarsegv) # a verdict, then a crash (say, in teardown): still a crash
+               say pass; if [ "$side" = cedar ]; then echo "Probe color at (0,0)"; kill -SEGV $$; fi ;;
+    noresult) echo "some output, no verdict" ;;
+    hang) if [ "$side" = cedar ]; then sleep 30; fi; say pass ;;
+    subtests) echo 'PIGLIT: {"enumerate subtests": ["a", "b"]}'
+              echo 'PIGLIT: {"subtest": {"a" : "pass"}}'
+              if [ "$side" = llvmpipe ]; then echo 'PIGLIT: {"subtest": {"b" : "pass"}}'
+              else echo 'PIGLIT: {"subtest": {"b" : "fail"}}'; fi
+              say pass ;;
+    skip) say skip ;;
+    warn) say pass; exit 3 ;;
+    args) if [ "$2" = "a b" ] && [ "$3" = "" ] && [ "$4" = "-auto" ]; then say pass; else say fail; exit 1; fi ;;
+    env) # the side's driver variables, the platform, and the test's own variable
+         want_sw=""; [ "$side" = llvmpipe ] && want_sw=1
+         if [ "${LIBGL_ALWAYS_SOFTWARE:-}" = "$want_sw" ] && [ "$PIGLIT_PLATFORM" = surfaceless_egl ] \
+            && [ "${FAKE_TEST_VAR:-}" = 42 ]; then say pass; else say fail; exit 1; fi ;;
+esac
+EOF
+chmod +x "$tmp/cedar-run" "$tmp/piglit/bin/glinfo" "$tmp/piglit/bin/fake"
+f="$tmp/piglit/bin/fake"
+cat >"$tmp/map.json" <<EOF
+{"tests": {
+ "t@pass": {"command": ["$f", "pass"]},
+ "t@nullfails": {"command": ["$f", "nullfails"]},
+ "t@cedarfails": {"command": ["$f", "cedarfails"]},
+ "t@nullfails-too": {"command": ["$f", "cedarfails"]},
+ "t@cedarsegv": {"command": ["$f", "cedarsegv"]},
+ "t@noresult": {"command": ["$f", "noresult"]},
+ "t@hang": {"command": ["$f", "hang"]},
+ "t@subtests": {"command": ["$f", "subtests"]},
+ "t@skip": {"command": ["$f", "skip"]},
+ "t@warn": {"command": ["$f", "warn"]},
+ "t@args with space": {"command": ["$f", "args", "a b", "", "-auto"]},
+ "t@env": {"command": ["$f", "env"], "env": {"FAKE_TEST_VAR": "42"}},
+ "t@glx-only": {"command": ["$f", "pass"], "require_platforms": ["glx"]}
+}}
+EOF
+# Names in any case; comments and blank lines ignored.
+cat >"$tmp/fake.list" <<'EOF'
+# a comment
+T@Pass
+t@nullfails      # trailing comment
+
+t@cedarfails
+t@nullfails-too
+t@cedarsegv
+t@noresult
+t@hang
+t@subtests
+t@skip
+t@warn
+t@args with space
+t@env
+t@glx-only
+EOF
+opts=(--build "$tmp/build" --map "$tmp/map.json" --piglit-dir "$tmp/piglit" --cedar-run "$tmp/cedar-run")
+
+start=$(date +%s)
+LIBGL_ALWAYS_SOFTWARE=1 status_is 0 $RUN "${opts[@]}" --timeout 2 -q "$tmp/fake.list"
+rc=$?
+end=$(date +%s)
+check "runs a list of stand-in tests (exit 0)" [ $rc -eq 0 ]
+# By hand, per side (cedar / null / llvmpipe):
+#   pass pass pass | pass fail pass | fail fail pass | fail fail pass |
+#   crash pass pass | crash crash crash | timeout pass pass | fail fail pass |
+#   skip skip skip | warn warn warn | pass pass pass | pass pass pass | skip skip skip
+want="piglit fake cedar pass 4 fail 4 skip 2 crash 2 timeout 1 / null pass 5 fail 5 skip 2 crash 1 timeout 0 / llvmpipe pass 9 fail 1 skip 2 crash 1 timeout 0 / discriminating: 4 tests fail on the null device and pass on llvmpipe, of which the virtual Cedar passes 1"
+check_eq "summary line" "$(head -1 "$tmp/out")" "$want"
+check "wall time line" grep -q "^piglit fake wall time: cedar [0-9.]*s, null [0-9.]*s, llvmpipe [0-9.]*s (13 tests" "$tmp/out"
+check "the hanging test was stopped near its 2 s limit" [ $((end - start)) -lt 15 ]
+
+tsv="$tmp/build/piglit/fake.tsv"
+check_eq "TSV header" "$(head -1 "$tsv")" "$(printf 'test\tcedar\tnull\tllvmpipe\tcedar_s\tnull_s\tllvmpipe_s')"
+row() { awk -F'\t' -v n="$1" '$1 == n {print $2, $3, $4}' "$tsv"; }
+check_eq "TSV: lower-cased name, pass everywhere" "$(row t@pass)" "pass pass pass"
+check_eq "TSV: signal on cedar is a crash" "$(row t@cedarsegv)" "crash pass pass"
+check_eq "TSV: no result line is a crash" "$(row t@noresult)" "crash crash crash"
+check_eq "TSV: over the limit is a timeout" "$(row t@hang)" "timeout pass pass"
+check_eq "TSV: a failing subtest fails the test" "$(row t@subtests)" "fail fail pass"
+check_eq "TSV: pass with a non-zero exit is warn" "$(row t@warn)" "warn warn warn"
+check_eq "TSV: an argument with a space and an empty one reach the test" "$(row "t@args with space")" "pass pass pass"
+check_eq "TSV: per-side driver variables, platform, test env" "$(row t@env)" "pass pass pass"
+check_eq "TSV: a glx-only test is skipped on surfaceless_egl" "$(row t@glx-only)" "skip skip skip"
+check "TSV: seconds are numbers" awk -F'\t' 'NR > 1 && $5 !~ /^[0-9]+\.[0-9][0-9]$/ {exit 1}' "$tsv"
+check_eq "TSV: one row per test" "$(wc -l <"$tsv")" "14"
+check "log of the crash keeps the test's output" grep -q "Probe color at (0,0)" "$tmp/build/piglit/fake/cedar/t@cedarsegv.log"
+
+# --- bad input: exit 2 with a clear message; a side that cannot run: exit 1
+status_is 2 $RUN "${opts[@]}" "$tmp/missing.list"
+check "missing list: exit 2" grep -q "missing.list: no such file" "$tmp/err"
+printf 't@pass\nspec@no-such-test\n' >"$tmp/bad.list"
+status_is 2 $RUN "${opts[@]}" "$tmp/bad.list"
+check "unknown name: exit 2, names file and line" grep -q "bad.list:2: spec@no-such-test" "$tmp/err"
+printf '# only a comment\n' >"$tmp/empty.list"
+check "a list naming no tests: exit 2" status_is 2 $RUN "${opts[@]}" "$tmp/empty.list"
+check "no list at all: exit 2" status_is 2 $RUN "${opts[@]}"
+check "unknown side: exit 2" status_is 2 $RUN "${opts[@]}" --sides cedar,gpu "$tmp/fake.list"
+printf 't@pass\n' >"$tmp/one.list"
+FAKE_FALLBACK=1 status_is 1 $RUN "${opts[@]}" "$tmp/one.list"
+check "a cedar side that renders on llvmpipe is refused (exit 1)" grep -q "cedar side: .* renderer is 'llvmpipe (fake)'" "$tmp/err"
+status_is 1 $RUN "${opts[@]}" --cedar-run "$tmp/no-cedar-run" "$tmp/one.list"
+check "missing cedar-run: exit 1" grep -q "no-cedar-run not found" "$tmp/err"
+check "llvmpipe alone runs without cedar-run" \
+    status_is 0 $RUN "${opts[@]}" --cedar-run "$tmp/no-cedar-run" --sides llvmpipe "$tmp/one.list"
+check "llvmpipe alone: counts, no discriminating figure" \
+    out_has "^piglit one llvmpipe pass 1 fail 0 skip 0 crash 0 timeout 0 / discriminating: not counted"
