@@ -3,6 +3,7 @@
  * the blit pixel shader's texture sample on linear and micro-tiled 8_8_8_8
  * textures (the seed write-up's 8x8 micro-tile pixel order), kcache
  * constants, control flow, KILL, and the error for an unsupported opcode. */
+#include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -443,6 +444,88 @@ static void unsupported_opcode_is_named(void **state)
     assert_int_equal(eg_run_vs(&seedvs, &fs, &env, 0, 0, &out, &err), -1);
 }
 
+/* SAMPLE (unnormalised coordinates) or LD of R0 into R1, exported. */
+static size_t fetch_ps(uint32_t *w, unsigned inst, int offset_x)
+{
+    struct eg_asm a;
+    size_t n;
+    eg_asm_init(&a);
+    eg_asm_tex_clause(&a);
+    eg_asm_tex(&a, &(struct eg_tex){ .inst = inst, .src_gpr = 0, .src_sel = EG_SWZ_XYZW, .dst_gpr = 1,
+                                     .dst_sel = EG_SWZ_XYZW, .offset = { offset_x, 0, 0 } });
+    eg_asm_export(&a, &(struct eg_export){ .type = V_SQ_EXPORT_TYPE__PIXEL, .gpr = 1, .sel = EG_SWZ_XYZW,
+                                           .done = true });
+    if (eg_asm_finish(&a, true, w, 64, &n))
+        fail_msg("%s", a.err);
+    return n;
+}
+
+static int run_fetch(const uint32_t *w, size_t n, struct env_ctx *c, union eg_vec4 r0, struct eg_ps_output *out)
+{
+    struct eg_shader_env env = make_env(c);
+    struct eg_ps_input in = { &r0, 1, NULL, 0 };
+    struct eg_program ps = { "PS", w, n };
+    struct eg_shader_err err;
+    int r = eg_run_ps(&ps, &env, &in, out, &err);
+    if (r)
+        fail_msg("%s", err.msg);
+    return r;
+}
+
+/* Texture coordinates no int holds (NaN, infinities, |x| >= 2^31): a texel
+ * or the border as the address mode says, never an undefined conversion.
+ * Row 0 of the 8x8 texture holds x * 32 in red and 255 in alpha; the
+ * sampler's border colour is transparent black. */
+static void extreme_texture_coordinates(void **state)
+{
+    (void)state;
+    uint32_t w[64];
+    size_t n = fetch_ps(w, V_SQ_TEX_INST__SAMPLE, 0);
+    struct env_ctx c = { .filter = V_SQ_TEX_XY_FILTER__SQ_TEX_XY_FILTER_POINT };
+    for (int x = 0; x < 8; x++) {
+        c.tex[4 * x] = (uint8_t)(x * 32);
+        c.tex[4 * x + 3] = 255;
+    }
+    const struct { float u; int last_texel; } cases[] = {
+        { INFINITY, 7 }, { 1e10f, 7 }, { 2147483648.0f, 7 }, { 2147483520.0f, 7 },
+        { -INFINITY, 0 }, { -1e10f, 0 }, { -2147483904.0f, 0 }, { NAN, 0 }, { -NAN, 0 },
+    };
+    struct eg_ps_output out;
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        union eg_vec4 r0 = { .f = { cases[k].u, 0.5f, 0, 0 } };
+        c.clamp = V_SQ_TEX_CLAMP__SQ_TEX_CLAMP_LAST_TEXEL;
+        run_fetch(w, n, &c, r0, &out);
+        if (out.color[0].f[0] != cases[k].last_texel * 32 / 255.0f)
+            fail_msg("u = %g, clamp to last texel: red %g, want texel %d", (double)cases[k].u,
+                     (double)out.color[0].f[0], cases[k].last_texel);
+        /* NaN reads texel 0, which is inside; every other case is outside */
+        c.clamp = V_SQ_TEX_CLAMP__SQ_TEX_CLAMP_BORDER;
+        run_fetch(w, n, &c, r0, &out);
+        assert_true(out.color[0].f[0] == 0.0f && out.color[0].f[3] == (isnan(cases[k].u) ? 1.0f : 0.0f));
+        for (unsigned mode = 0; mode < 8; mode++) {
+            c.clamp = mode;
+            for (int f = 0; f < 2; f++) {
+                c.filter = f ? V_SQ_TEX_XY_FILTER__SQ_TEX_XY_FILTER_BILINEAR : V_SQ_TEX_XY_FILTER__SQ_TEX_XY_FILTER_POINT;
+                run_fetch(w, n, &c, r0, &out);
+            }
+        }
+        c.filter = V_SQ_TEX_XY_FILTER__SQ_TEX_XY_FILTER_POINT;
+    }
+    /* LD takes R0's bits as an integer and adds the offset: INT32_MAX + 1
+     * is past the right edge (the border), not a wrapped INT32_MIN */
+    size_t nld = fetch_ps(w, V_SQ_TEX_INST__LD, 1);
+    union eg_vec4 r0 = { .u = { 0x7FFFFFFFu, 0, 0, 0 } };
+    run_fetch(w, nld, &c, r0, &out);
+    assert_true(out.color[0].f[3] == 0.0f);
+    nld = fetch_ps(w, V_SQ_TEX_INST__LD, -1);
+    r0.u[0] = 0x80000000u;
+    run_fetch(w, nld, &c, r0, &out);
+    assert_true(out.color[0].f[3] == 0.0f);
+    r0.u[0] = 1;
+    run_fetch(w, nld, &c, r0, &out);
+    assert_true(out.color[0].f[3] == 1.0f);
+}
+
 /* Random programs: the interpreter stops with 0 or an error, never a crash
  * or an out-of-bounds access (ASan watches). */
 static void random_programs(void **state)
@@ -485,6 +568,7 @@ int main(void)
         cmocka_unit_test(if_else),
         cmocka_unit_test(kill_pixel),
         cmocka_unit_test(unsupported_opcode_is_named),
+        cmocka_unit_test(extreme_texture_coordinates),
         cmocka_unit_test(random_programs),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
