@@ -157,13 +157,6 @@ static struct cedar_dev *open_dev(bool render)
     return dev;
 }
 
-static uint32_t bo_new(struct cedar_dev *dev, uint64_t size, uint32_t domain)
-{
-    struct drm_radeon_gem_create c = { .size = size, .initial_domain = domain };
-    assert_int_equal(cedar_dev_ioctl(dev, DRM_IOCTL_RADEON_GEM_CREATE, &c), 0);
-    return c.handle;
-}
-
 /* Submits the Mesa streams (mutated) through DRM_IOCTL_RADEON_CS with
  * random chunk tables: chunks missing, repeated, zero or wrong lengths,
  * unknown ids, odd flags and rings, relocations naming absent handles.
@@ -190,7 +183,7 @@ static void cs_ioctl_random_chunks(void **state)
             for (unsigned n = 0; n < 5; n++)
                 if (i < s[n].nrelocs && s[n].bo[i].size > size)
                     size = s[n].bo[i].size;
-            handles[nh++] = bo_new(dev, size, i % 2 ? RADEON_GEM_DOMAIN_GTT : RADEON_GEM_DOMAIN_VRAM);
+            handles[nh++] = test_vc_bo_new(dev, size, i % 2 ? RADEON_GEM_DOMAIN_GTT : RADEON_GEM_DOMAIN_VRAM);
         }
         for (unsigned it = 0; it < (devn == 3 ? 200u : 1500u); it++) {
             const struct stream *st = &s[test_rand() % 5];

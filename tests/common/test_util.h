@@ -123,4 +123,16 @@ void test_cb_target_init(struct scene *sc, struct cb_target *t, unsigned cb, uns
  * COMPRESSION (CB1 only has a format during the resolve). */
 void test_scene_cb1_as_resolve_target(struct scene *sc);
 
+/* --- the virtual Cedar through the ioctl seam (vcedar_util.c) ------------- */
+
+struct cedar_dev;
+struct cedar_cmdbuf;
+
+/* GEM_CREATE of `size` bytes in `domain`; fails the test unless it succeeds. */
+uint32_t test_vc_bo_new(struct cedar_dev *dev, uint64_t size, uint32_t domain);
+/* GEM_MMAP + mmap of `size` bytes of buffer `handle`; fails the test unless both succeed. */
+void *test_vc_bo_map(struct cedar_dev *dev, uint32_t handle, uint64_t size);
+/* DRM_IOCTL_RADEON_CS of cb (IB, its relocations, FLAGS {flags, ring}); the ioctl's result. */
+int test_vc_submit(struct cedar_dev *dev, const struct cedar_cmdbuf *cb, uint32_t ring, uint32_t flags);
+
 #endif
