@@ -18,6 +18,7 @@
 #include "cedar/layout.h"
 #include "cedar/vcedar.h"
 #include "eg_regs.h"
+#include "tests/common/test_util.h"
 
 #define MiB (1024ull * 1024ull)
 
@@ -29,23 +30,6 @@ static struct cedar_dev *open_dev(enum vc_check_mode mode)
     assert_non_null(dev);
     assert_string_equal(dev->ops->name, "virtual");
     return dev;
-}
-
-static uint32_t bo_new(struct cedar_dev *dev, uint64_t size, uint32_t domain)
-{
-    struct drm_radeon_gem_create c = { .size = size, .initial_domain = domain };
-    assert_int_equal(cedar_dev_ioctl(dev, DRM_IOCTL_RADEON_GEM_CREATE, &c), 0);
-    assert_true(c.handle != 0);
-    return c.handle;
-}
-
-static void *bo_map(struct cedar_dev *dev, uint32_t handle, uint64_t size)
-{
-    struct drm_radeon_gem_mmap m = { .handle = handle, .size = size };
-    assert_int_equal(cedar_dev_ioctl(dev, DRM_IOCTL_RADEON_GEM_MMAP, &m), 0);
-    void *p = cedar_dev_mmap(dev, m.addr_ptr, size);
-    assert_non_null(p);
-    return p;
 }
 
 static uint64_t bo_addr(struct cedar_dev *dev, uint32_t handle)
@@ -135,14 +119,14 @@ static void gem_placement(void **state)
     struct drm_radeon_gem_create c = { .size = 5000, .initial_domain = RADEON_GEM_DOMAIN_VRAM };
     assert_int_equal(cedar_dev_ioctl(dev, DRM_IOCTL_RADEON_GEM_CREATE, &c), 0);
     assert_int_equal(c.size, 8192);   /* roundup(size, PAGE_SIZE) */
-    uint32_t v = c.handle, g = bo_new(dev, 4096, RADEON_GEM_DOMAIN_GTT);
+    uint32_t v = c.handle, g = test_bo_new(dev, 4096, RADEON_GEM_DOMAIN_GTT);
     assert_int_not_equal(v, g);
     uint64_t va = bo_addr(dev, v), ga = bo_addr(dev, g);
     assert_true(va < 512 * MiB && va % 4096 == 0 && va != 0);
     assert_true(ga >= 512 * MiB && ga < 1024 * MiB && ga % 4096 == 0);
     /* 300 MiB twice: the second no longer fits VRAM and falls back to GTT */
-    uint32_t big1 = bo_new(dev, 300 * MiB, RADEON_GEM_DOMAIN_VRAM);
-    uint32_t big2 = bo_new(dev, 300 * MiB, RADEON_GEM_DOMAIN_VRAM);
+    uint32_t big1 = test_bo_new(dev, 300 * MiB, RADEON_GEM_DOMAIN_VRAM);
+    uint32_t big2 = test_bo_new(dev, 300 * MiB, RADEON_GEM_DOMAIN_VRAM);
     struct drm_radeon_gem_busy b1 = { .handle = big1 }, b2 = { .handle = big2 };
     assert_int_equal(cedar_dev_ioctl(dev, DRM_IOCTL_RADEON_GEM_BUSY, &b1), 0);
     assert_int_equal(cedar_dev_ioctl(dev, DRM_IOCTL_RADEON_GEM_BUSY, &b2), 0);
@@ -169,8 +153,8 @@ static void gem_mmap_tiling(void **state)
 {
     (void)state;
     struct cedar_dev *dev = open_dev(VC_CHECK_STRICT);
-    uint32_t h = bo_new(dev, 65536, RADEON_GEM_DOMAIN_GTT);
-    uint8_t *p = bo_map(dev, h, 65536);
+    uint32_t h = test_bo_new(dev, 65536, RADEON_GEM_DOMAIN_GTT);
+    uint8_t *p = test_bo_map(dev, h, 65536);
     memset(p, 0xAB, 65536);
     uint8_t back;
     assert_int_equal(vcedar_mem_read(vcedar_of(dev), bo_addr(dev, h) + 65535, &back, 1), 0);
@@ -182,7 +166,7 @@ static void gem_mmap_tiling(void **state)
     assert_int_equal(p[100], 0xAB);
     assert_int_equal(cedar_dev_munmap(dev, p, 65536), 0);
 
-    uint32_t t = bo_new(dev, 4096, RADEON_GEM_DOMAIN_VRAM);
+    uint32_t t = test_bo_new(dev, 4096, RADEON_GEM_DOMAIN_VRAM);
     uint32_t flags = RADEON_TILING_MACRO | (2u << RADEON_TILING_EG_BANKH_SHIFT) | (4u << RADEON_TILING_EG_TILE_SPLIT_SHIFT);
     struct drm_radeon_gem_set_tiling st = { .handle = t, .tiling_flags = flags, .pitch = 5120 };
     assert_int_equal(cedar_dev_ioctl(dev, DRM_IOCTL_RADEON_GEM_SET_TILING, &st), 0);
@@ -204,9 +188,9 @@ static void cs_fill_copy_fence(void **state)
 {
     (void)state;
     struct cedar_dev *dev = open_dev(VC_CHECK_STRICT);
-    uint32_t a = bo_new(dev, 8192, RADEON_GEM_DOMAIN_VRAM);
-    uint32_t b = bo_new(dev, 8192, RADEON_GEM_DOMAIN_GTT);
-    uint32_t f = bo_new(dev, 4096, RADEON_GEM_DOMAIN_GTT);
+    uint32_t a = test_bo_new(dev, 8192, RADEON_GEM_DOMAIN_VRAM);
+    uint32_t b = test_bo_new(dev, 8192, RADEON_GEM_DOMAIN_GTT);
+    uint32_t f = test_bo_new(dev, 4096, RADEON_GEM_DOMAIN_GTT);
     struct cedar_cmdbuf cb;
     cedar_cmdbuf_init(&cb, 0);
     /* fill 8000 bytes of A with 0xCAFEF00D */
@@ -234,7 +218,7 @@ static void cs_fill_copy_fence(void **state)
     assert_int_equal(cb.error, 0);
     assert_int_equal(submit(dev, &cb, RADEON_CS_RING_GFX, RADEON_CS_KEEP_TILING_FLAGS), 0);
 
-    const uint32_t *pb = bo_map(dev, b, 8192), *pf = bo_map(dev, f, 4096), *pa = bo_map(dev, a, 8192);
+    const uint32_t *pb = test_bo_map(dev, b, 8192), *pf = test_bo_map(dev, f, 4096), *pa = test_bo_map(dev, a, 8192);
     assert_int_equal(pa[0], 0xCAFEF00Du);
     assert_int_equal(pa[1999], 0xCAFEF00Du);
     assert_int_equal(pa[2000], 0);            /* 8000 bytes, not one more */
@@ -274,7 +258,7 @@ static void cs_ioctl_rejects(void **state)
     (void)state;
     struct cedar_dev *dev = open_dev(VC_CHECK_STRICT);
     struct vcedar *vc = vcedar_of(dev);
-    uint32_t a = bo_new(dev, 4096, RADEON_GEM_DOMAIN_GTT);
+    uint32_t a = test_bo_new(dev, 4096, RADEON_GEM_DOMAIN_GTT);
     struct cedar_cmdbuf cb;
     cedar_cmdbuf_init(&cb, 0);
     uint32_t mw[4] = { 0, 0, 7, 0 };
@@ -321,7 +305,7 @@ static void cs_dma_ring(void **state)
 {
     (void)state;
     struct cedar_dev *dev = open_dev(VC_CHECK_STRICT);
-    uint32_t a = bo_new(dev, 4096, RADEON_GEM_DOMAIN_VRAM), b = bo_new(dev, 4096, RADEON_GEM_DOMAIN_GTT);
+    uint32_t a = test_bo_new(dev, 4096, RADEON_GEM_DOMAIN_VRAM), b = test_bo_new(dev, 4096, RADEON_GEM_DOMAIN_GTT);
     struct cedar_cmdbuf cb;
     cedar_cmdbuf_init(&cb, 0);
     unsigned ia, ib_;
@@ -351,7 +335,7 @@ static void cs_dma_ring(void **state)
     cedar_cmdbuf_emit(&cb, 0);
     cedar_cmdbuf_emit(&cb, S_DMA_HEADER__CMD(V_DMA_CMD__DMA_NOP));
     assert_int_equal(submit(dev, &cb, RADEON_CS_RING_DMA, 0), 0);
-    const uint32_t *pb = bo_map(dev, b, 4096);
+    const uint32_t *pb = test_bo_map(dev, b, 4096);
     assert_int_equal(pb[255], 0);
     assert_int_equal(pb[256], 0x5A5A0101u);
     assert_int_equal(pb[767], 0x5A5A0101u);

@@ -42,11 +42,20 @@ struct cedar_surface test_card_frame_surface(void);
 uint8_t *test_card_frame_detiled(const struct cedar_tile_map *m, size_t stride);
 
 /* The fidelity every render of the demo scene must reach against the card's
- * frame (src/render/render_scene.h): >= 99.99% of pixels within 1, >= 99% of
+ * frame (tests/common/render_scene.h): >= 99.99% of pixels within 1, >= 99% of
  * edge pixels within 2, a real MSAA edge, and the measured minima since the
  * half-float export and exact viewport snap: no pixel off by more than 1,
  * >= 99.98% exact, >= 92% of edge pixels exact. */
 void test_assert_card_fidelity(const struct fidelity *f);
+
+/* --- buffer objects (test_bo.c) ------------------------------------------- */
+
+struct cedar_dev;
+
+/* GEM_CREATE of `size` bytes in `domain` (RADEON_GEM_DOMAIN_*): the handle. */
+uint32_t test_bo_new(struct cedar_dev *dev, uint64_t size, uint32_t domain);
+/* GEM_MMAP + mmap of the buffer's first `size` bytes (cedar_dev_munmap it). */
+void *test_bo_map(struct cedar_dev *dev, uint32_t handle, uint64_t size);
 
 /* --- randomness and time (test_rand.c) ------------------------------------ */
 
