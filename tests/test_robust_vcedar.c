@@ -188,10 +188,10 @@ static void cs_ioctl_random_chunks(void **state)
             for (unsigned n = 0; n < 5; n++)
                 if (i < s[n].nrelocs && s[n].bo[i].size > size)
                     size = s[n].bo[i].size;
-            handles[nh++] = test_bo_new(dev, size, i % 2 ? RADEON_GEM_DOMAIN_GTT : RADEON_GEM_DOMAIN_VRAM);
+            handles[nh++] = test_vc_bo_new(dev, size, i % 2 ? RADEON_GEM_DOMAIN_GTT : RADEON_GEM_DOMAIN_VRAM);
         }
-        uint32_t canary = test_bo_new(dev, CANARY_SIZE, devn % 2 ? RADEON_GEM_DOMAIN_GTT : RADEON_GEM_DOMAIN_VRAM);
-        uint8_t *cm = test_bo_map(dev, canary, CANARY_SIZE);
+        uint32_t canary = test_vc_bo_new(dev, CANARY_SIZE, devn % 2 ? RADEON_GEM_DOMAIN_GTT : RADEON_GEM_DOMAIN_VRAM);
+        uint8_t *cm = test_vc_bo_map(dev, canary, CANARY_SIZE);
         for (unsigned i = 0; i < CANARY_SIZE; i++)
             cm[i] = CANARY_BYTE(i);
         for (unsigned it = 0; it < (devn == 3 ? 200u : 1500u); it++) {

@@ -48,15 +48,6 @@ uint8_t *test_card_frame_detiled(const struct cedar_tile_map *m, size_t stride);
  * >= 99.98% exact, >= 92% of edge pixels exact. */
 void test_assert_card_fidelity(const struct fidelity *f);
 
-/* --- buffer objects (test_bo.c) ------------------------------------------- */
-
-struct cedar_dev;
-
-/* GEM_CREATE of `size` bytes in `domain` (RADEON_GEM_DOMAIN_*): the handle. */
-uint32_t test_bo_new(struct cedar_dev *dev, uint64_t size, uint32_t domain);
-/* GEM_MMAP + mmap of the buffer's first `size` bytes (cedar_dev_munmap it). */
-void *test_bo_map(struct cedar_dev *dev, uint32_t handle, uint64_t size);
-
 /* --- randomness and time (test_rand.c) ------------------------------------ */
 
 /* xorshift64*: fixed seeds give the same runs on every machine. */
@@ -78,5 +69,17 @@ void test_cb_target_init(struct scene *sc, struct cb_target *t, unsigned cb, uns
 /* CB1 as the resolve programs it: CB0's INFO without FAST_CLEAR and
  * COMPRESSION (CB1 only has a format during the resolve). */
 void test_scene_cb1_as_resolve_target(struct scene *sc);
+
+/* --- the virtual Cedar through the ioctl seam (vcedar_util.c) ------------- */
+
+struct cedar_dev;
+struct cedar_cmdbuf;
+
+/* GEM_CREATE of `size` bytes in `domain`; fails the test unless it succeeds. */
+uint32_t test_vc_bo_new(struct cedar_dev *dev, uint64_t size, uint32_t domain);
+/* GEM_MMAP + mmap of `size` bytes of buffer `handle`; fails the test unless both succeed. */
+void *test_vc_bo_map(struct cedar_dev *dev, uint32_t handle, uint64_t size);
+/* DRM_IOCTL_RADEON_CS of cb (IB, its relocations, FLAGS {flags, ring}); the ioctl's result. */
+int test_vc_submit(struct cedar_dev *dev, const struct cedar_cmdbuf *cb, uint32_t ring, uint32_t flags);
 
 #endif
