@@ -31,7 +31,12 @@
  * written back (even on failure) when the request has _IOC_READ.  Pointers
  * inside arguments (RADEON_INFO value, CS chunks, version strings) are
  * dereferenced as given: the caller has made them valid.  Nothing here is
- * thread-safe: callers serialize every call on one model.
+ * thread-safe: callers serialize every call on one model.  Not modelled,
+ * with the answers a kernel gives for a device without them: PRIME
+ * (DRM_CAP_PRIME 0, PRIME_* -ENOSYS), a display engine (KMS ioctls
+ * -EOPNOTSUPP, RADEON_INFO_CRTC_FROM_ID -EINVAL), syncobjs (-EOPNOTSUPP),
+ * RADEON_INFO_READ_REG (-EINVAL for every register); GEM_USERPTR makes its
+ * argument checks (Mesa's probe gets -EACCES) and then answers -ENOMEM.
  */
 #ifndef CEDAR_VCEDAR_H
 #define CEDAR_VCEDAR_H
