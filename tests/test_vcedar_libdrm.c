@@ -28,6 +28,7 @@
 #include <radeon_bo_gem.h>
 #include <radeon_drm.h>
 #include <xf86drm.h>
+#include <xf86drmMode.h>
 
 #include "cedar/vcedar.h"
 
@@ -326,6 +327,54 @@ static void radeon_bo_shared_between_files(void **state)
     radeon_bo_manager_gem_dtor(mb);
 }
 
+/* Dumb buffers through libdrm's drmModeCreateDumbBuffer & co: the pitch of
+ * radeon_fb.c radeon_align_pitch on an AVIVO chip (rows of 256 / 128 / 64
+ * pixels for 1 / 2 / 3-4 bytes), a size of pitch x height rounded up to
+ * pages (radeon_gem.c radeon_mode_dumb_create), drm_mode_create_dumb's
+ * argument checks; card0 only (no DRM_RENDER_ALLOW).  The expected pitches
+ * were worked out by hand from those formulas. */
+static void dumb_buffers_through_libdrm(void **state)
+{
+    (void)state;
+    int fd = open_fd(0, false), rfd = open_fd(1, true);
+    static const struct {
+        uint32_t w, h, bpp, pitch;
+        uint64_t size;
+    } cases[] = {
+        { 1, 1, 32, 256, 4096 },             /* 64 px x 4 B */
+        { 1280, 720, 32, 5120, 3686400 },    /* 1280 is a multiple of 64: 5120 x 720 = 900 pages */
+        { 100, 10, 8, 256, 4096 },           /* 256 px x 1 B */
+        { 100, 10, 16, 256, 4096 },          /* 128 px x 2 B */
+        { 100, 10, 24, 384, 4096 },          /* 128 px x 3 B */
+        { 65, 3, 32, 512, 4096 },            /* 128 px x 4 B */
+        { 10, 1000, 64, 80, 81920 },         /* 8 B: no alignment, 80 x 1000 -> 20 pages */
+    };
+    uint32_t first = 0;
+    for (unsigned i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+        uint32_t handle = 0, pitch = 0;
+        uint64_t size = 0, offset = 0;
+        assert_int_equal(drmModeCreateDumbBuffer(fd, cases[i].w, cases[i].h, cases[i].bpp, 0, &handle, &pitch, &size), 0);
+        assert_int_equal(pitch, cases[i].pitch);
+        assert_int_equal(size, cases[i].size);
+        assert_int_equal(drmModeMapDumbBuffer(fd, handle, &offset), 0);
+        uint32_t *p = mmap64(NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, (off_t)offset);
+        assert_true(p != MAP_FAILED);
+        p[size / 4 - 1] = i;
+        assert_int_equal(munmap(p, size), 0);
+        if (!first)
+            first = handle;
+    }
+    uint32_t handle = 0, pitch = 0;
+    uint64_t size = 0, offset = 0;
+    assert_int_equal(drmModeCreateDumbBuffer(fd, 0, 10, 32, 0, &handle, &pitch, &size), -EINVAL);
+    assert_int_equal(drmModeCreateDumbBuffer(fd, 10, 10, 0, 0, &handle, &pitch, &size), -EINVAL);
+    assert_int_equal(drmModeCreateDumbBuffer(fd, 65536, 65536, 32, 0, &handle, &pitch, &size), -EINVAL);
+    assert_int_equal(drmModeCreateDumbBuffer(rfd, 64, 64, 32, 0, &handle, &pitch, &size), -EACCES);
+    assert_int_equal(drmModeMapDumbBuffer(fd, 999, &offset), -ENOENT);
+    assert_int_equal(drmModeDestroyDumbBuffer(fd, first), 0);
+    assert_int_equal(drmModeDestroyDumbBuffer(fd, first), -EINVAL);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -334,6 +383,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(busid_through_libdrm, setup, teardown),
         cmocka_unit_test_setup_teardown(master_through_libdrm, setup, teardown),
         cmocka_unit_test_setup_teardown(radeon_bo_shared_between_files, setup, teardown),
+        cmocka_unit_test_setup_teardown(dumb_buffers_through_libdrm, setup, teardown),
     };
     int failed = cmocka_run_group_tests(tests, NULL, NULL);
     if (!failed && (model_ioctls < 40 || model_mmaps < 2)) {
