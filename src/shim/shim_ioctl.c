@@ -261,7 +261,10 @@ SHIM_EXPORT int ioctl(int fd, unsigned long request, ...)
     void *arg = va_arg(ap, void *);
     va_end(ap);
     struct shim_file *f = shim_fd_file(fd);
-    if (!f)
+    /* Requests of another type than DRM's ('d') never reach drm_ioctl: the
+     * VFS answers FIOCLEX, FIONBIO, ... itself, and TCGETS & co. get -ENOTTY
+     * from a device as from the stand-in file under the fd. */
+    if (!f || _IOC_TYPE(request) != DRM_IOCTL_BASE)
         return REAL(ioctl, "ioctl")(fd, request, arg);
     int rc = shim_drm_ioctl(f, request, arg);
     if (rc < 0) {
