@@ -26,7 +26,7 @@
 #include <cmocka.h>
 
 #include "cedar/image.h"
-#include "src/render/render_scene.h"
+#include "tests/common/render_scene.h"
 #include "tests/common/test_util.h"
 
 #define W TEST_CARD_WIDTH

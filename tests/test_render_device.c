@@ -18,7 +18,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 
-#include "src/render/render_scene.h"
+#include "tests/common/render_scene.h"
 #include "tests/common/test_util.h"
 
 static void demo_frame_on_virtual_cedar_matches_card(void **state)

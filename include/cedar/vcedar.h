@@ -31,7 +31,12 @@
  * written back (even on failure) when the request has _IOC_READ.  Pointers
  * inside arguments (RADEON_INFO value, CS chunks, version strings) are
  * dereferenced as given: the caller has made them valid.  Nothing here is
- * thread-safe: callers serialize every call on one model.
+ * thread-safe: callers serialize every call on one model.  Not modelled,
+ * with the answers a kernel gives for a device without them: PRIME
+ * (DRM_CAP_PRIME 0, PRIME_* -ENOSYS), a display engine (KMS ioctls
+ * -EOPNOTSUPP, RADEON_INFO_CRTC_FROM_ID -EINVAL), syncobjs (-EOPNOTSUPP),
+ * RADEON_INFO_READ_REG (-EINVAL for every register); GEM_USERPTR makes its
+ * argument checks (Mesa's probe gets -EACCES) and then answers -ENOMEM.
  */
 #ifndef CEDAR_VCEDAR_H
 #define CEDAR_VCEDAR_H
@@ -167,6 +172,12 @@ struct vcedar *vcedar_of(struct cedar_dev *dev);
  * mapping keeps its file open: a shim that closes files faithfully destroys
  * one only after its mappings are gone).  Returns 0 or -errno. */
 int vcedar_open_file(struct vcedar *vc, bool render_node, struct cedar_dev **out);
+/* The kernel's definition of the ioctl a request number selects, as
+ * drm_ioctl() finds it (by type 'd' and number alone): its own request
+ * number, with the direction and size of the kernel's struct, or 0 when no
+ * handler has that number.  A caller that copies user memory in and out
+ * around the ioctl (cedar-run's shim) sizes its copies with it. */
+unsigned long vcedar_ioctl_definition(unsigned long request);
 /* Size in bytes of the buffer behind `handle` in this DRM file (for
  * captures). 0 or -ENOENT. */
 int vcedar_file_bo_size(struct cedar_dev *file, uint32_t handle, uint64_t *size);

@@ -10,7 +10,7 @@
 
 #include "cedar/image.h"
 #include "cedar/tiling.h"
-#include "src/render/render_scene.h"
+#include "tests/common/render_scene.h"
 #include "test_util.h"
 
 struct cedar_surface test_card_frame_surface(void)

@@ -12,7 +12,7 @@
 
 #include "cedar/demo.h"
 #include "cedar/tiling.h"
-#include "src/render/render_scene.h"
+#include "tests/common/render_scene.h"
 
 /* --- files (test_files.c) ------------------------------------------------- */
 
@@ -47,7 +47,7 @@ uint8_t *test_card_frame_detiled(const struct cedar_tile_map *m, size_t stride);
 #define TEST_CARD_HEIGHT 720u
 
 /* The fidelity every render of cedar's own command buffers must reach
- * against the card's frame (src/render/render_scene.h): the thresholds of
+ * against the card's frame (tests/common/render_scene.h): the thresholds of
  * test_card_thresholds_met, and the measured minima since the half-float
  * export and exact viewport snap: no pixel off by more than 1, >= 99.98%
  * exact, >= 92% of edge pixels exact. */
