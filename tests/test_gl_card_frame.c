@@ -25,7 +25,6 @@
 #include <sys/wait.h>
 #include <cmocka.h>
 
-#include "src/render/render_scene.h"
 #include "tests/common/test_util.h"
 
 #define RAW_FLIP "build/artefacts/gl_card_frame_flip.rgba"
