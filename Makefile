@@ -3,6 +3,8 @@
 #   make            build the library, the tools and the demo
 #   make check      build everything with ASan/UBSan and run every test
 #   make run        run the MSAA demo (the card if present, else the virtual Cedar)
+#   make run-gl     the same scene through OpenGL ES: Mesa's r600 driver on the
+#                   virtual Cedar (cedar-run, 8x) and llvmpipe (4x), one line each
 #   make bench      de-tiling and frame benchmarks
 #   make piglit LIST=FILE   piglit tests on the virtual Cedar, the null device
 #                   and llvmpipe (not part of check; installs piglit)
@@ -55,7 +57,8 @@ TEST_COMMON := $(sort $(wildcard tests/common/*.c))
 TESTS       := $(TEST_SRCS:tests/%.c=$(BUILD)/tests/%)
 TEST_COMMON_OBJS := $(TEST_COMMON:%.c=$(BUILD)/san/%.o)
 
-.PHONY: all check run bench piglit clean install-deps deps build-all build-tests test-run run-inner bench-inner
+.PHONY: all check run run-gl bench piglit clean install-deps deps build-all build-tests test-run \
+        run-inner run-gl-inner bench-inner
 .DEFAULT_GOAL := all
 
 # Build in parallel on every core unless the caller chose -j.  Only the top
@@ -76,6 +79,10 @@ check: deps
 run: deps
 	@$(MAKE) --no-print-directory build-all
 	@$(MAKE) --no-print-directory run-inner
+
+run-gl: deps
+	@$(MAKE) --no-print-directory build-all
+	@$(MAKE) --no-print-directory run-gl-inner
 
 bench: deps
 	@./tools/install-deps --bench
@@ -108,6 +115,14 @@ test-run:
 
 run-inner:
 	$(BUILD)/cedar-msaa --out out
+
+# Both sides run even when one fails; the status says whether both worked.
+run-gl-inner:
+	@mkdir -p out
+	@st=0; \
+	$(BUILD)/cedar-run -- $(BUILD)/cedar-gldemo --samples 8 --out out/gl-frame.png || st=1; \
+	$(BUILD)/cedar-gldemo --samples 4 --out out/gl-frame-llvmpipe.png || st=1; \
+	exit $$st
 
 bench-inner:
 	$(BUILD)/cedar-bench
@@ -153,14 +168,23 @@ $(BUILD)/san/bin/cedar-%: $(BUILD)/san/tools/cedar-%.o $(SAN_LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(SAN) -o $@ $^ $(PKG_LIBS)
 
-# cedar-bench alone also links tools/bench/ (the frame benchmark) and EGL/GLES
-# (Mesa's llvmpipe, the comparison frame).
+# cedar-bench also links tools/bench/ (the frame benchmark), and it and
+# cedar-gldemo link tools/gl/ (the demo's scene through EGL/GLES: llvmpipe,
+# or Mesa's r600 driver under cedar-run) and EGL/GLES.
 BENCH_SRCS := $(sort $(wildcard tools/bench/*.c))
+GL_SRCS    := $(sort $(wildcard tools/gl/*.c))
 BENCH_LIBS  = $(shell pkg-config --libs $(BENCHPKGS))
-$(BUILD)/cedar-bench: $(BUILD)/obj/tools/cedar-bench.o $(BENCH_SRCS:%.c=$(BUILD)/obj/%.o) $(LIB)
+$(BUILD)/cedar-bench: $(BUILD)/obj/tools/cedar-bench.o $(BENCH_SRCS:%.c=$(BUILD)/obj/%.o) $(GL_SRCS:%.c=$(BUILD)/obj/%.o) $(LIB)
 	$(CC) $(CFLAGS) -o $@ $^ $(PKG_LIBS) $(BENCH_LIBS)
 
-$(BUILD)/san/bin/cedar-bench: $(BUILD)/san/tools/cedar-bench.o $(BENCH_SRCS:%.c=$(BUILD)/san/%.o) $(SAN_LIB)
+$(BUILD)/san/bin/cedar-bench: $(BUILD)/san/tools/cedar-bench.o $(BENCH_SRCS:%.c=$(BUILD)/san/%.o) $(GL_SRCS:%.c=$(BUILD)/san/%.o) $(SAN_LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(SAN) -o $@ $^ $(PKG_LIBS) $(BENCH_LIBS)
+
+$(BUILD)/cedar-gldemo: $(BUILD)/obj/tools/cedar-gldemo.o $(GL_SRCS:%.c=$(BUILD)/obj/%.o) $(LIB)
+	$(CC) $(CFLAGS) -o $@ $^ $(PKG_LIBS) $(BENCH_LIBS)
+
+$(BUILD)/san/bin/cedar-gldemo: $(BUILD)/san/tools/cedar-gldemo.o $(GL_SRCS:%.c=$(BUILD)/san/%.o) $(SAN_LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(SAN) -o $@ $^ $(PKG_LIBS) $(BENCH_LIBS)
 

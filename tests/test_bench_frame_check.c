@@ -16,6 +16,7 @@
 #include <string.h>
 #include <cmocka.h>
 
+#include "cedar/demo.h"
 #include "cedar/image.h"
 #include "cedar/tiling.h"
 #include "tests/common/test_util.h"
@@ -58,7 +59,8 @@ static uint8_t *render_scene(unsigned samples)
 {
     uint8_t *img = malloc((size_t)STRIDE * FRAME_HEIGHT);
     assert_non_null(img);
-    const float *v0 = frame_vertices[0], *v1 = frame_vertices[1], *v2 = frame_vertices[2];
+    const float *v0 = cedar_demo_triangle[0].pos, *v1 = cedar_demo_triangle[1].pos;
+    const float *v2 = cedar_demo_triangle[2].pos;
     double area = edge(v0, v1, v2[0], v2[1]);
     for (unsigned y = 0; y < FRAME_HEIGHT; y++)
         for (unsigned x = 0; x < FRAME_WIDTH; x++) {
@@ -68,7 +70,8 @@ static uint8_t *render_scene(unsigned samples)
             double w2 = 1 - w0 - w1;
             double tri[3], acc[3] = {0, 0, 0};
             for (int c = 0; c < 3; c++)
-                tri[c] = w0 * v0[3 + c] + w1 * v1[3 + c] + w2 * v2[3 + c];
+                tri[c] = w0 * cedar_demo_triangle[0].color[c] + w1 * cedar_demo_triangle[1].color[c] +
+                         w2 * cedar_demo_triangle[2].color[c];
             for (unsigned s = 0; s < samples; s++) {
                 double dx = samples > 1 ? sample_4x[s][0] / 16.0 : 0;
                 double dy = samples > 1 ? sample_4x[s][1] / 16.0 : 0;
@@ -78,7 +81,7 @@ static uint8_t *render_scene(unsigned samples)
                 double e2 = edge(v0, v1, sx, sy) / area;
                 bool inside = e0 >= 0 && e1 >= 0 && e2 >= 0;
                 for (int c = 0; c < 3; c++)
-                    acc[c] += inside ? tri[c] : frame_clear_rgba[c];
+                    acc[c] += inside ? tri[c] : cedar_demo_clear_rgba[c];
             }
             uint8_t *p = img + (size_t)y * STRIDE + x * 4u;
             for (int c = 0; c < 3; c++)

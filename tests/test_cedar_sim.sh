@@ -99,3 +99,9 @@ check "--trace names the draw and its colour buffer" out_has "CB0: base 0x000080
 check "replay-ib with a load outside memory exits 2" \
     status_is 2 "$SIM" replay-ib tests/data/cedar/eg.cmds.0.bin --load "0x7FFFFFFFFF:$MESA/cs_001.bin"
 check "replay-ib with a bad --dump exits 2" status_is 2 "$SIM" replay-ib tests/data/cedar/eg.cmds.0.bin --dump 0x800000
+# DRAW_INDEX_2 with COUNT 1 (the kernel wants 4): 12 bytes, no index address
+# or count in the file; an execution fault, not a draw from bytes past the end
+printf '\x00\x27\x01\xC0\x40\x00\x00\x00\x00\x10\x00\x00' >"$tmp/short.bin"
+check "replay-ib of a cut DRAW_INDEX_2 exits 1" status_is 1 "$SIM" replay-ib "$tmp/short.bin"
+check "  ... naming the packet and its length" grep -q "DRAW_INDEX_2 with 2 payload dwords" "$tmp/err" "$tmp/out"
+check "  ... nothing drawn" out_has "ran 3 dwords: 1 packets, 0 draws"

@@ -1,6 +1,6 @@
 /* Finding and checking the card, without a card: the Cedar PCI ids, the
- * ioctl structs the seam marshals (checked against the sizes the kernel's
- * request numbers encode), the refusal of every device that is not a Cedar
+ * ioctl request numbers and structs the seam marshals (against the
+ * kernel's ABI, worked out by hand), the refusal of every device that is not a Cedar
  * on radeon >= 2.19 (through a scripted backend of the seam), and the
  * kernel backend on nodes that are not DRM devices. */
 #include <errno.h>
@@ -42,21 +42,27 @@ static void cedar_ids(void **state)
 
 /* --- ioctl structs: the size each request number encodes ---------------- */
 
+/* Linux _IOC layout: direction in bits 30..31 (1 write, 3 read/write), the
+ * argument's size in bits 16..29, type 'd' (0x64) in bits 8..15, number in
+ * bits 0..7 (DRM_COMMAND_BASE 0x40 + the radeon number). */
+#define IOC(dir, nr, size) ((unsigned long)(dir) << 30 | (unsigned long)(size) << 16 | 0x64ul << 8 | (nr))
+
 static void ioctl_struct_layout(void **state)
 {
     (void)state;
-    /* _IOC_SIZE of the request is what the kernel copies in and out. */
-    assert_int_equal(_IOC_SIZE(DRM_IOCTL_RADEON_GEM_INFO), sizeof(struct drm_radeon_gem_info));
-    assert_int_equal(_IOC_SIZE(DRM_IOCTL_RADEON_GEM_CREATE), sizeof(struct drm_radeon_gem_create));
-    assert_int_equal(_IOC_SIZE(DRM_IOCTL_RADEON_GEM_MMAP), sizeof(struct drm_radeon_gem_mmap));
-    assert_int_equal(_IOC_SIZE(DRM_IOCTL_RADEON_GEM_WAIT_IDLE),
-                     sizeof(struct drm_radeon_gem_wait_idle));
-    assert_int_equal(_IOC_SIZE(DRM_IOCTL_RADEON_GEM_BUSY), sizeof(struct drm_radeon_gem_busy));
-    assert_int_equal(_IOC_SIZE(DRM_IOCTL_RADEON_GEM_SET_TILING),
-                     sizeof(struct drm_radeon_gem_set_tiling));
-    assert_int_equal(_IOC_SIZE(DRM_IOCTL_RADEON_INFO), sizeof(struct drm_radeon_info));
-    assert_int_equal(_IOC_SIZE(DRM_IOCTL_RADEON_CS), sizeof(struct drm_radeon_cs));
-    assert_int_equal(_IOC_SIZE(DRM_IOCTL_GEM_CLOSE), sizeof(struct drm_gem_close));
+    /* The request numbers are the kernel's ABI, computed here by hand from
+     * the radeon uapi's struct fields (radeon_drm.h, drm.h), so a header
+     * whose struct or number differs from the kernel's fails: the size is
+     * what the kernel copies in and out. */
+    assert_int_equal(DRM_IOCTL_RADEON_GEM_INFO, IOC(3, 0x5C, 24));        /* 3 x u64 */
+    assert_int_equal(DRM_IOCTL_RADEON_GEM_CREATE, IOC(3, 0x5D, 32));      /* 2 x u64, 3 x u32, pad */
+    assert_int_equal(DRM_IOCTL_RADEON_GEM_MMAP, IOC(3, 0x5E, 32));        /* 2 x u32, 3 x u64 */
+    assert_int_equal(DRM_IOCTL_RADEON_GEM_WAIT_IDLE, IOC(1, 0x64, 8));    /* handle, pad */
+    assert_int_equal(DRM_IOCTL_RADEON_GEM_BUSY, IOC(3, 0x6A, 8));         /* handle, domain */
+    assert_int_equal(DRM_IOCTL_RADEON_GEM_SET_TILING, IOC(3, 0x68, 12));  /* handle, flags, pitch */
+    assert_int_equal(DRM_IOCTL_RADEON_INFO, IOC(3, 0x67, 16));            /* request, pad, u64 value */
+    assert_int_equal(DRM_IOCTL_RADEON_CS, IOC(3, 0x66, 32));              /* 2 x u32, 3 x u64 */
+    assert_int_equal(DRM_IOCTL_GEM_CLOSE, IOC(1, 0x09, 8));               /* handle, pad; a core ioctl */
     /* 64-bit fields at 8-byte offsets, identical on 32- and 64-bit user space
      * (the radeon uapi's rule); a chunk is 16 bytes, a relocation 4 dwords. */
     assert_int_equal(sizeof(struct drm_radeon_gem_create), 32);

@@ -180,6 +180,18 @@ static void reserved_type_and_bad_counts(void **state)
     assert_int_equal(walk(cc, 4, &r, &e), EG_PM4_ERR_BAD_COUNT);
     struct eg_pm4_opts lenient = { .lenient_counts = true };
     assert_int_equal(eg_pm4_walk(cc, 4, &lenient, NULL, &e), EG_PM4_OK);
+    /* DRAW_INDIRECT / DRAW_INDEX_INDIRECT: DATA_OFFSET and DRAW_INITIATOR,
+     * count 1 (the kernel's check; Mesa r600's r600_draw_vbo emits that) */
+    const uint32_t ind[] = { 0xC0012400u, 0, 2, 0xC0012500u, 0, 0 };
+    assert_int_equal(walk(ind, 6, &r, &e), EG_PM4_OK);
+    const uint32_t ind3[] = { 0xC0032400u, 0, 2, 0, 0 };
+    assert_int_equal(walk(ind3, 5, &r, &e), EG_PM4_ERR_BAD_COUNT);
+    /* the fewest payload dwords each definition allows */
+    assert_int_equal(eg_pm4_min_payload(eg_packet_find(0x24)), 2);
+    assert_int_equal(eg_pm4_min_payload(eg_packet_find(0x2E)), 2);  /* DRAW_INDEX_IMMD: count, initiator */
+    assert_int_equal(eg_pm4_min_payload(eg_packet_find(0x3C)), 6);  /* WAIT_REG_MEM */
+    assert_int_equal(eg_pm4_min_payload(eg_packet_find(0x46)), 1);  /* EVENT_WRITE: count 0 or 2 */
+    assert_int_equal(eg_pm4_min_payload(NULL), 0);
 }
 
 static void sink_abort(void **state)

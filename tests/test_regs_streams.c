@@ -4,8 +4,10 @@
  *    (tests/data/cedar/eg.cmds.0.bin) and in Mesa's reference streams
  *    (tests/data/mesa-r600-msaa8x/cs_00[1-4].bin) is in the database;
  *  - the relocation flags (reloc, reloc_tiling, reloc_tiling_always) predict
- *    exactly how many relocation NOPs Mesa put after each SET_* packet (the
- *    radeon kernel accepted those streams, so Mesa followed its rule);
+ *    exactly how many relocation NOPs Mesa put after each SET_* packet (Mesa
+ *    emits them for the radeon kernel's rule; the streams were recorded
+ *    against a simulated kernel and never submitted to a real one, so this
+ *    checks the database against Mesa's emission, not the kernel's verdict);
  *  - register names and field values agree with the decode Mesa's
  *    evergreend.h gives (cs_00N.txt, produced by another tool);
  *  - the DMA packet bitsets decode the DMA-ring stream cs_005 as its decode says.

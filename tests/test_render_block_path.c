@@ -25,7 +25,7 @@
 #include "cedar/shader.h"
 #include "common/test_util.h"
 #include "src/render/render_priv.h"
-#include "src/render/render_scene.h"
+#include "tests/common/render_scene.h"
 
 #define TRIALS 3
 

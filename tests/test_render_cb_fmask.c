@@ -16,7 +16,7 @@
 #include <cmocka.h>
 
 #include "src/render/render_priv.h"
-#include "src/render/render_scene.h"
+#include "tests/common/render_scene.h"
 
 static uint32_t rng = 777;
 static uint32_t next(void)

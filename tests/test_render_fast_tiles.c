@@ -23,7 +23,7 @@
 
 #include "common/test_util.h"
 #include "src/render/render_priv.h"
-#include "src/render/render_scene.h"
+#include "tests/common/render_scene.h"
 
 #define WRITE_TRIALS 12
 

@@ -28,7 +28,7 @@
 #include "cedar/layout.h"
 #include "cedar/render.h"
 #include "cedar/tiling.h"
-#include "src/render/render_scene.h"
+#include "tests/common/render_scene.h"
 #include "tests/common/test_util.h"
 
 #define W 1280

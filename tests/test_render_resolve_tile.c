@@ -15,7 +15,7 @@
 
 #include "common/test_util.h"
 #include "src/render/render_priv.h"
-#include "src/render/render_scene.h"
+#include "tests/common/render_scene.h"
 
 static void tile_path_matches_pixels(void **state)
 {

@@ -18,7 +18,7 @@
 
 #include "cedar/render.h"
 #include "src/render/render_priv.h"
-#include "src/render/render_scene.h"
+#include "tests/common/render_scene.h"
 
 static void render_with(struct scene *sc, unsigned samples, unsigned threads)
 {

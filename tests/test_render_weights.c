@@ -1,8 +1,9 @@
-/* The batched pixel path's centre weights (draw.c centre_weights_batch:
- * the perspective and linear (i, j) of a whole batch in loops, its two
- * divisions per pixel as one two-lane division) against the per-pixel
- * computation it stands for (weights_at / spi_weights), bit for bit
- * (memcmp of the floats), through render_test_centre_weights:
+/* The batched pixel path's centre weights (interp.c
+ * spi_centre_weights_batch, which draw.c's batches use: the perspective and
+ * linear (i, j) of a whole batch in loops, its two divisions per pixel as
+ * one two-lane division) against the per-pixel computation it stands for
+ * (spi_weights, which draw.c weights_at calls on an unclipped primitive),
+ * bit for bit (memcmp of the floats):
  *  - the (i, j) the rasteriser (rs_triangle) gives the pixels of random
  *    triangles at 1, 2, 4 and 8 samples: anywhere on the 16384-pixel
  *    screen, from slivers and sub-pixel triangles (weights far outside
@@ -32,6 +33,7 @@
 #include <cmocka.h>
 
 #include "common/test_util.h"
+#include "src/render/interp.h"
 #include "src/render/render_priv.h"
 
 #define GRID_BITS 12                         /* rs_vertex units: 1/4096 pixel (raster.c) */
@@ -61,12 +63,38 @@ static void random_inv_w(float inv_w[3])
         inv_w[1] = inv_w[2] = inv_w[0];
 }
 
+/* The centre weights of pixels 0 .. n-1 at (i, j) ij[l] as the batch
+ * computes them into fast[l] and as spi_weights does into general[l]:
+ * {persp i, persp j, linear i, linear j}.  false, fast[] untouched, when
+ * the batch does not apply to the draw (spi_centre_batch_applies). */
+static bool centre_weights(const float inv_w[3], const double (*ij)[2], unsigned n, uint32_t baryc_needed,
+                           bool persp_corr_dis, float (*fast)[4], float (*general)[4])
+{
+    struct spi_link link = {.persp_corr_dis = persp_corr_dis};
+    static double ij3[EG_PS_BATCH_MAX][3][2];
+    static struct vc_pixel_in out[EG_PS_BATCH_MAX];
+    assert_true(n <= EG_PS_BATCH_MAX);
+    for (unsigned l = 0; l < n; l++) {
+        const double lin[3] = {1.0 - ij[l][0] - ij[l][1], ij[l][0], ij[l][1]};
+        spi_weights(&link, lin, inv_w, &general[l][0], &general[l][2]);
+        memcpy(ij3[l][0], ij[l], sizeof ij3[l][0]);
+    }
+    if (!spi_centre_batch_applies(&link, baryc_needed))
+        return false;
+    spi_centre_weights_batch(inv_w, (const double(*)[3][2])ij3, n, out);
+    for (unsigned l = 0; l < n; l++) {
+        memcpy(&fast[l][0], out[l].ij[VC_BARYC_PERSP_CENTER], 2 * sizeof(float));
+        memcpy(&fast[l][2], out[l].ij[VC_BARYC_LINEAR_CENTER], 2 * sizeof(float));
+    }
+    return true;
+}
+
 static void flush(struct checker *c)
 {
     float fast[EG_PS_BATCH_MAX][4], general[EG_PS_BATCH_MAX][4];
     if (c->n == 0)
         return;
-    bool taken = render_test_centre_weights(c->inv_w, (const double(*)[2])c->ij, c->n, CENTRE, false, fast, general);
+    bool taken = centre_weights(c->inv_w, (const double(*)[2])c->ij, c->n, CENTRE, false, fast, general);
     assert_true(taken);
     for (unsigned l = 0; l < c->n; l++) {
         c->pixels++;
@@ -263,12 +291,12 @@ static void test_zero_sum(void **state)
     const float inv_w[3] = {1.0f, 0.75f, 0.5f};
     const double ij[4][2] = {{0, 2}, {0, 2 + 0x1p-40}, {0, 0}, {0.5, 0.25}};
     float fast[4][4], general[4][4];
-    assert_true(render_test_centre_weights(inv_w, ij, 4, CENTRE, false, fast, general));
+    assert_true(centre_weights(inv_w, ij, 4, CENTRE, false, fast, general));
     assert_memory_equal(fast, general, sizeof fast);
     /* (0, 2): p0 = -1, p2 = 1: the linear pair, as spi_weights gives it */
     assert_true(fast[0][0] == 0.0f && fast[0][1] == 2.0f && fast[0][2] == 0.0f && fast[0][3] == 2.0f);
     const float zero_w[3] = {0.0f, 0.0f, 0.0f};
-    assert_true(render_test_centre_weights(zero_w, ij, 4, CENTRE, false, fast, general));
+    assert_true(centre_weights(zero_w, ij, 4, CENTRE, false, fast, general));
     assert_memory_equal(fast, general, sizeof fast);
 }
 
@@ -279,12 +307,12 @@ static void test_declines(void **state)
     const float inv_w[3] = {1.0f, 0.5f, 0.25f};
     const double ij[1][2] = {{0.25, 0.5}};
     float fast[1][4], general[1][4];
-    assert_false(render_test_centre_weights(inv_w, ij, 1, CENTRE | (1u << VC_BARYC_PERSP_CENTROID), false, fast,
+    assert_false(centre_weights(inv_w, ij, 1, CENTRE | (1u << VC_BARYC_PERSP_CENTROID), false, fast,
                                             general));
-    assert_false(render_test_centre_weights(inv_w, ij, 1, CENTRE | (1u << VC_BARYC_LINEAR_SAMPLE), false, fast,
+    assert_false(centre_weights(inv_w, ij, 1, CENTRE | (1u << VC_BARYC_LINEAR_SAMPLE), false, fast,
                                             general));
-    assert_false(render_test_centre_weights(inv_w, ij, 1, CENTRE, true, fast, general));
-    assert_true(render_test_centre_weights(inv_w, ij, 1, 1u << VC_BARYC_PERSP_CENTER, false, fast, general));
+    assert_false(centre_weights(inv_w, ij, 1, CENTRE, true, fast, general));
+    assert_true(centre_weights(inv_w, ij, 1, 1u << VC_BARYC_PERSP_CENTER, false, fast, general));
     assert_memory_equal(fast, general, sizeof fast);
 }
 

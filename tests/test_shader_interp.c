@@ -3,6 +3,7 @@
  * the blit pixel shader's texture sample on linear and micro-tiled 8_8_8_8
  * textures (the seed write-up's 8x8 micro-tile pixel order), kcache
  * constants, control flow, KILL, and the error for an unsupported opcode. */
+#include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -443,34 +444,249 @@ static void unsupported_opcode_is_named(void **state)
     assert_int_equal(eg_run_vs(&seedvs, &fs, &env, 0, 0, &out, &err), -1);
 }
 
-/* Random programs: the interpreter stops with 0 or an error, never a crash
- * or an out-of-bounds access (ASan watches). */
+/* SAMPLE (unnormalised coordinates) or LD of R0 into R1, exported. */
+static size_t fetch_ps(uint32_t *w, unsigned inst, int offset_x)
+{
+    struct eg_asm a;
+    size_t n;
+    eg_asm_init(&a);
+    eg_asm_tex_clause(&a);
+    eg_asm_tex(&a, &(struct eg_tex){ .inst = inst, .src_gpr = 0, .src_sel = EG_SWZ_XYZW, .dst_gpr = 1,
+                                     .dst_sel = EG_SWZ_XYZW, .offset = { offset_x, 0, 0 } });
+    eg_asm_export(&a, &(struct eg_export){ .type = V_SQ_EXPORT_TYPE__PIXEL, .gpr = 1, .sel = EG_SWZ_XYZW,
+                                           .done = true });
+    if (eg_asm_finish(&a, true, w, 64, &n))
+        fail_msg("%s", a.err);
+    return n;
+}
+
+static int run_fetch(const uint32_t *w, size_t n, struct env_ctx *c, union eg_vec4 r0, struct eg_ps_output *out)
+{
+    struct eg_shader_env env = make_env(c);
+    struct eg_ps_input in = { &r0, 1, NULL, 0 };
+    struct eg_program ps = { "PS", w, n };
+    struct eg_shader_err err;
+    int r = eg_run_ps(&ps, &env, &in, out, &err);
+    if (r)
+        fail_msg("%s", err.msg);
+    return r;
+}
+
+/* Texture coordinates no int holds (NaN, infinities, |x| >= 2^31): a texel
+ * or the border as the address mode says, never an undefined conversion.
+ * Row 0 of the 8x8 texture holds x * 32 in red and 255 in alpha; the
+ * sampler's border colour is transparent black. */
+static void extreme_texture_coordinates(void **state)
+{
+    (void)state;
+    uint32_t w[64];
+    size_t n = fetch_ps(w, V_SQ_TEX_INST__SAMPLE, 0);
+    struct env_ctx c = { .filter = V_SQ_TEX_XY_FILTER__SQ_TEX_XY_FILTER_POINT };
+    for (int x = 0; x < 8; x++) {
+        c.tex[4 * x] = (uint8_t)(x * 32);
+        c.tex[4 * x + 3] = 255;
+    }
+    const struct { float u; int last_texel; } cases[] = {
+        { INFINITY, 7 }, { 1e10f, 7 }, { 2147483648.0f, 7 }, { 2147483520.0f, 7 },
+        { -INFINITY, 0 }, { -1e10f, 0 }, { -2147483904.0f, 0 }, { NAN, 0 }, { -NAN, 0 },
+    };
+    struct eg_ps_output out;
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        union eg_vec4 r0 = { .f = { cases[k].u, 0.5f, 0, 0 } };
+        c.clamp = V_SQ_TEX_CLAMP__SQ_TEX_CLAMP_LAST_TEXEL;
+        run_fetch(w, n, &c, r0, &out);
+        if (out.color[0].f[0] != cases[k].last_texel * 32 / 255.0f)
+            fail_msg("u = %g, clamp to last texel: red %g, want texel %d", (double)cases[k].u,
+                     (double)out.color[0].f[0], cases[k].last_texel);
+        /* NaN reads texel 0, which is inside; every other case is outside */
+        c.clamp = V_SQ_TEX_CLAMP__SQ_TEX_CLAMP_BORDER;
+        run_fetch(w, n, &c, r0, &out);
+        assert_true(out.color[0].f[0] == 0.0f && out.color[0].f[3] == (isnan(cases[k].u) ? 1.0f : 0.0f));
+        for (unsigned mode = 0; mode < 8; mode++) {
+            c.clamp = mode;
+            for (int f = 0; f < 2; f++) {
+                c.filter = f ? V_SQ_TEX_XY_FILTER__SQ_TEX_XY_FILTER_BILINEAR : V_SQ_TEX_XY_FILTER__SQ_TEX_XY_FILTER_POINT;
+                run_fetch(w, n, &c, r0, &out);
+            }
+        }
+        c.filter = V_SQ_TEX_XY_FILTER__SQ_TEX_XY_FILTER_POINT;
+    }
+    /* LD takes R0's bits as an integer and adds the offset: INT32_MAX + 1
+     * is past the right edge (the border), not a wrapped INT32_MIN */
+    size_t nld = fetch_ps(w, V_SQ_TEX_INST__LD, 1);
+    union eg_vec4 r0 = { .u = { 0x7FFFFFFFu, 0, 0, 0 } };
+    run_fetch(w, nld, &c, r0, &out);
+    assert_true(out.color[0].f[3] == 0.0f);
+    nld = fetch_ps(w, V_SQ_TEX_INST__LD, -1);
+    r0.u[0] = 0x80000000u;
+    run_fetch(w, nld, &c, r0, &out);
+    assert_true(out.color[0].f[3] == 0.0f);
+    r0.u[0] = 1;
+    run_fetch(w, nld, &c, r0, &out);
+    assert_true(out.color[0].f[3] == 1.0f);
+}
+
+/* Which of an output's values the program exported (the rest is whatever
+ * the caller's struct held). */
+static bool vs_exports_equal(const struct eg_vs_output *a, const struct eg_vs_output *b)
+{
+    if (a->pos_mask != b->pos_mask || a->param_mask != b->param_mask)
+        return false;
+    for (unsigned k = 0; k < 4; k++)
+        if ((a->pos_mask >> k & 1) && memcmp(&a->pos[k], &b->pos[k], sizeof a->pos[k]))
+            return false;
+    for (unsigned k = 0; k < 32; k++)
+        if ((a->param_mask >> k & 1) && memcmp(&a->param[k], &b->param[k], sizeof a->param[k]))
+            return false;
+    return true;
+}
+
+static bool ps_exports_equal(const struct eg_ps_output *a, const struct eg_ps_output *b)
+{
+    if (a->color_mask != b->color_mask || a->killed != b->killed || a->depth_written != b->depth_written)
+        return false;
+    if (a->depth_written && memcmp(&a->depth, &b->depth, sizeof a->depth))
+        return false;
+    for (unsigned k = 0; k < 8; k++)
+        if ((a->color_mask >> k & 1) && memcmp(&a->color[k], &b->color[k], sizeof a->color[k]))
+            return false;
+    return true;
+}
+
+/* An error names the shader and where it stopped, on one line. */
+static void assert_error_line(const struct eg_shader_err *err)
+{
+    if (strncmp(err->msg, "shader R PC ", 12) != 0 || strchr(err->msg, '\n'))
+        fail_msg("error message \"%s\"", err->msg);
+}
+
+/* The OP2 opcodes the interpreter runs (the others stop a program with
+ * "unsupported"), probed one instruction at a time: random programs drawn
+ * from them get past their first instruction. */
+static unsigned supported_op2(struct eg_shader_env *env, unsigned *ops)
+{
+    unsigned n = 0;
+    for (unsigned op = 0; op < 256; op++) {
+        struct eg_asm a;
+        uint32_t w[16];
+        size_t nw;
+        eg_asm_init(&a);
+        eg_asm_alu_clause(&a, V_SQ_CF_ALU_INST__ALU, NULL);
+        eg_asm_alu(&a, &(struct eg_alu){ .op = op, .dst = { 1, 0, .write = true },
+                                         .src = { eg_src_gpr(0, 0), eg_src_gpr(0, 1), eg_src_gpr(0, 2) }, .last = true });
+        eg_asm_export(&a, &(struct eg_export){ .type = V_SQ_EXPORT_TYPE__PARAM, .gpr = 1, .sel = EG_SWZ_XYZW, .done = true });
+        if (eg_asm_finish(&a, true, w, 16, &nw))
+            continue;
+        struct eg_program p = { "P", w, nw };
+        struct eg_vs_output out;
+        struct eg_shader_err err;
+        if (eg_run_vs(&p, NULL, env, 0, 0, &out, &err) == 0 || !strstr(err.msg, "unsupported"))
+            ops[n++] = op;
+    }
+    return n;
+}
+
+/* Random programs: the interpreter stops with 0 or an error naming the
+ * shader and PC, never a crash or an out-of-bounds access (ASan watches);
+ * a run is a function of its inputs: run again into an output struct
+ * holding other bytes, it exports the same values (no uninitialised read
+ * or stale state reaches an export), or fails with the same message. */
 static void random_programs(void **state)
 {
     (void)state;
     struct env_ctx c = { .vb_resource = 992, .stride = 24, .size = 72 };
     struct eg_shader_env env = make_env(&c);
     uint32_t x = 99;
-    int ok = 0;
+    unsigned vs_ok = 0, ps_ok = 0, exported = 0;
+    unsigned ops[256], nops = supported_op2(&env, ops);
+    assert_true(nops >= 40);
     for (int it = 0; it < 5000; it++) {
-        uint32_t w[32];
+        uint32_t w[64];
         size_t n = 2 + (size_t)(it % 30);
-        for (size_t i = 0; i < n; i++) {
-            x ^= x << 13, x ^= x >> 17, x ^= x << 5;
-            w[i] = (i % 2 == 0 && (x & 1)) ? (x & 0xF) : x;
+        if (it % 2) {
+            /* a well-formed program: an ALU clause of 1..8 random OP2
+             * instructions (opcodes the interpreter runs, sources R0..R2, constants and
+             * float literals, neg / abs / clamp / output modifiers), then an
+             * export of R1 */
+            static const float lits[] = { 0.0f, -0.0f, 1.0f, -2.5f, 1e30f, -1e-40f, INFINITY, NAN, 16777217.0f };
+            struct eg_asm a;
+            eg_asm_init(&a);
+            eg_asm_alu_clause(&a, V_SQ_CF_ALU_INST__ALU, NULL);
+            unsigned nalu = 1 + (unsigned)it / 2 % 8;
+            for (unsigned k = 0; k < nalu; k++) {
+                struct eg_alu op;
+                do {
+                    x ^= x << 13, x ^= x >> 17, x ^= x << 5;
+                    op = (struct eg_alu){ .op = ops[x % nops], .dst = { (uint8_t)(1 + x / 256 % 2), (uint8_t)(x / 512 % 4),
+                                                                   .write = true, .clamp = x / 2048 % 4 == 0,
+                                                                   .omod = (uint8_t)(x / 8192 % 4) },
+                                          .last = true };
+                    for (unsigned i = 0; i < 3; i++) {
+                        x ^= x << 13, x ^= x >> 17, x ^= x << 5;
+                        op.src[i] = x % 4 == 0 ? eg_src_lit_f(lits[x / 4 % 9]) : eg_src_gpr(x / 64 % 3, x / 256 % 4);
+                        op.src[i].neg = x / 1024 % 4 == 0;
+                        op.src[i].abs = x / 4096 % 4 == 0;
+                    }
+                    struct eg_asm probe = a;
+                    eg_asm_alu(&probe, &op);
+                    if (!probe.err[0])
+                        break;
+                } while (1);
+                eg_asm_alu(&a, &op);
+            }
+            static const unsigned types[3] = { V_SQ_EXPORT_TYPE__PIXEL, V_SQ_EXPORT_TYPE__POS, V_SQ_EXPORT_TYPE__PARAM };
+            unsigned type = types[(unsigned)it / 16 % 3];
+            eg_asm_export(&a, &(struct eg_export){ .type = type, .array_base = type == V_SQ_EXPORT_TYPE__POS ? 60 : 0,
+                                                   .gpr = 1, .sel = EG_SWZ_XYZW, .done = true });
+            if (eg_asm_finish(&a, true, w, 64, &n))
+                fail_msg("%s", a.err);
+        } else {
+            for (size_t i = 0; i < n; i++) {
+                x ^= x << 13, x ^= x >> 17, x ^= x << 5;
+                w[i] = (i % 2 == 0 && (x & 1)) ? (x & 0xF) : x;
+            }
         }
         struct eg_program p = { "R", w, n };
-        struct eg_vs_output out;
-        struct eg_ps_output pout;
-        struct eg_shader_err err;
+        struct eg_vs_output out[2];
+        struct eg_ps_output pout[2];
+        struct eg_shader_err err[2], perr[2];
         union eg_vec4 g[2] = { { .f = { 0.5f, 0.25f, 0, 0 } } };
         struct eg_ps_param par;
         color_param(&par);
         struct eg_ps_input in = { g, 2, &par, 1 };
-        ok += eg_run_vs(&p, &p, &env, 1, 0, &out, &err) == 0;
-        ok += eg_run_ps(&p, &env, &in, &pout, &err) == 0;
+        int rv[2], rp[2];
+        for (int k = 0; k < 2; k++) {
+            memset(&out[k], k ? 0xFF : 0, sizeof out[k]);
+            memset(&pout[k], k ? 0xFF : 0, sizeof pout[k]);
+            rv[k] = eg_run_vs(&p, &p, &env, 1, 0, &out[k], &err[k]);
+            rp[k] = eg_run_ps(&p, &env, &in, &pout[k], &perr[k]);
+        }
+        assert_int_equal(rv[0], rv[1]);
+        assert_int_equal(rp[0], rp[1]);
+        if (rv[0] == 0) {
+            vs_ok++;
+            exported += out[0].pos_mask || out[0].param_mask;
+            if (!vs_exports_equal(&out[0], &out[1]))
+                fail_msg("program %d: the vertex shader's exports depend on the output struct's old bytes", it);
+        } else {
+            assert_error_line(&err[0]);
+            assert_string_equal(err[0].msg, err[1].msg);
+        }
+        if (rp[0] == 0) {
+            ps_ok++;
+            exported += pout[0].color_mask != 0;
+            if (!ps_exports_equal(&pout[0], &pout[1]))
+                fail_msg("program %d: the pixel shader's exports depend on the output struct's old bytes", it);
+        } else {
+            assert_error_line(&perr[0]);
+            assert_string_equal(perr[0].msg, perr[1].msg);
+        }
     }
-    assert_true(ok > 0);
+    print_message("random programs: %u of 5000 ran as VS, %u as PS, %u runs exported something\n", vs_ok, ps_ok,
+                  exported);
+    /* both outcomes were reached, and enough runs exported values to compare */
+    assert_true(vs_ok > 0 && ps_ok > 0 && vs_ok < 5000 && ps_ok < 5000);
+    assert_true(exported >= 500);
 }
 
 int main(void)
@@ -485,6 +701,7 @@ int main(void)
         cmocka_unit_test(if_else),
         cmocka_unit_test(kill_pixel),
         cmocka_unit_test(unsupported_opcode_is_named),
+        cmocka_unit_test(extreme_texture_coordinates),
         cmocka_unit_test(random_programs),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

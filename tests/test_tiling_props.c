@@ -123,6 +123,29 @@ static void check_colour(const struct cedar_tile_map *m)
                      (unsigned long long)m->size, hits[i]);
     free(hits);
 
+    /* cedar_tile_micro as tiling.h states it: for a tiled map 1..16 runs,
+     * pixel index i of the micro tile at run[i / per_run] + (i % per_run) *
+     * bpe, the same byte as the per-pixel map; no runs for a linear map */
+    for (unsigned z = 0; z < m->slices; z++)
+        for (unsigned s = 0; s < m->samples; s++)
+            for (unsigned my = 0; my < m->height / 8; my++)
+                for (unsigned mx = 0; mx < m->width / 8; mx++) {
+                    uint64_t run[CEDAR_MICRO_RUNS_MAX];
+                    unsigned n = cedar_tile_micro(m, mx, my, s, z, run);
+                    if (m->mode == CEDAR_MODE_LINEAR_ALIGNED) {
+                        assert_int_equal(n, 0);
+                        continue;
+                    }
+                    assert_true(n >= 1 && n <= CEDAR_MICRO_RUNS_MAX);
+                    unsigned per_run = 64 / n;
+                    for (unsigned y = my * 8; y < my * 8 + 8; y++)
+                        for (unsigned x = mx * 8; x < mx * 8 + 8; x++) {
+                            unsigned i = cedar_tile_pixel_index(m, x, y);
+                            assert_int_equal(run[i / per_run] + (uint64_t)(i % per_run) * m->bpe,
+                                             cedar_tile_addr(m, x, y, s, z));
+                        }
+                }
+
     /* inverse, at random bytes and random elements */
     for (unsigned i = 0; i < 300; i++) {
         uint64_t off = ((uint64_t)rnd() << 20 ^ rnd()) % m->size;
@@ -293,6 +316,8 @@ static void test_fmask_configs(void **state)
         per[accepted % 3]++;
         unsigned planes = cedar_fmask_planes(&m);
         assert_int_equal(planes, fs == 8 ? 4 : 2);
+        uint64_t run[CEDAR_MICRO_RUNS_MAX];
+        assert_int_equal(cedar_tile_micro(&m, 0, 0, 0, 0, run), 0); /* no byte runs in an FMask */
         uint8_t *hits = calloc(1, m.size * 8);
         assert_non_null(hits);
         uint64_t marked = 0;

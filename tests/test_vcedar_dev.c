@@ -18,6 +18,7 @@
 #include "cedar/layout.h"
 #include "cedar/vcedar.h"
 #include "eg_regs.h"
+#include "tests/common/test_util.h"
 
 #define MiB (1024ull * 1024ull)
 
@@ -31,42 +32,11 @@ static struct cedar_dev *open_dev(enum vc_check_mode mode)
     return dev;
 }
 
-static uint32_t bo_new(struct cedar_dev *dev, uint64_t size, uint32_t domain)
-{
-    struct drm_radeon_gem_create c = { .size = size, .initial_domain = domain };
-    assert_int_equal(cedar_dev_ioctl(dev, DRM_IOCTL_RADEON_GEM_CREATE, &c), 0);
-    assert_true(c.handle != 0);
-    return c.handle;
-}
-
-static void *bo_map(struct cedar_dev *dev, uint32_t handle, uint64_t size)
-{
-    struct drm_radeon_gem_mmap m = { .handle = handle, .size = size };
-    assert_int_equal(cedar_dev_ioctl(dev, DRM_IOCTL_RADEON_GEM_MMAP, &m), 0);
-    void *p = cedar_dev_mmap(dev, m.addr_ptr, size);
-    assert_non_null(p);
-    return p;
-}
-
 static uint64_t bo_addr(struct cedar_dev *dev, uint32_t handle)
 {
     uint64_t a = ~0ull;
     assert_int_equal(vcedar_bo_gpu_address(vcedar_of(dev), handle, &a), 0);
     return a;
-}
-
-/* Submit cb on ring with flags; returns the ioctl's result. */
-static int submit(struct cedar_dev *dev, struct cedar_cmdbuf *cb, uint32_t ring, uint32_t flags)
-{
-    uint32_t fl[2] = { flags, ring };
-    struct drm_radeon_cs_chunk ch[3] = {
-        { .chunk_id = RADEON_CHUNK_ID_IB, .length_dw = (uint32_t)cb->ndw, .chunk_data = (uintptr_t)cb->dw },
-        { .chunk_id = RADEON_CHUNK_ID_RELOCS, .length_dw = cb->nrelocs * 4, .chunk_data = (uintptr_t)cb->relocs },
-        { .chunk_id = RADEON_CHUNK_ID_FLAGS, .length_dw = 2, .chunk_data = (uintptr_t)fl },
-    };
-    uint64_t ptrs[3] = { (uintptr_t)&ch[0], (uintptr_t)&ch[1], (uintptr_t)&ch[2] };
-    struct drm_radeon_cs cs = { .num_chunks = 3, .chunks = (uintptr_t)ptrs };
-    return cedar_dev_ioctl(dev, DRM_IOCTL_RADEON_CS, &cs);
 }
 
 static uint32_t info(struct cedar_dev *dev, uint32_t request, int *ret)
@@ -135,14 +105,14 @@ static void gem_placement(void **state)
     struct drm_radeon_gem_create c = { .size = 5000, .initial_domain = RADEON_GEM_DOMAIN_VRAM };
     assert_int_equal(cedar_dev_ioctl(dev, DRM_IOCTL_RADEON_GEM_CREATE, &c), 0);
     assert_int_equal(c.size, 8192);   /* roundup(size, PAGE_SIZE) */
-    uint32_t v = c.handle, g = bo_new(dev, 4096, RADEON_GEM_DOMAIN_GTT);
+    uint32_t v = c.handle, g = test_vc_bo_new(dev, 4096, RADEON_GEM_DOMAIN_GTT);
     assert_int_not_equal(v, g);
     uint64_t va = bo_addr(dev, v), ga = bo_addr(dev, g);
     assert_true(va < 512 * MiB && va % 4096 == 0 && va != 0);
     assert_true(ga >= 512 * MiB && ga < 1024 * MiB && ga % 4096 == 0);
     /* 300 MiB twice: the second no longer fits VRAM and falls back to GTT */
-    uint32_t big1 = bo_new(dev, 300 * MiB, RADEON_GEM_DOMAIN_VRAM);
-    uint32_t big2 = bo_new(dev, 300 * MiB, RADEON_GEM_DOMAIN_VRAM);
+    uint32_t big1 = test_vc_bo_new(dev, 300 * MiB, RADEON_GEM_DOMAIN_VRAM);
+    uint32_t big2 = test_vc_bo_new(dev, 300 * MiB, RADEON_GEM_DOMAIN_VRAM);
     struct drm_radeon_gem_busy b1 = { .handle = big1 }, b2 = { .handle = big2 };
     assert_int_equal(cedar_dev_ioctl(dev, DRM_IOCTL_RADEON_GEM_BUSY, &b1), 0);
     assert_int_equal(cedar_dev_ioctl(dev, DRM_IOCTL_RADEON_GEM_BUSY, &b2), 0);
@@ -169,8 +139,8 @@ static void gem_mmap_tiling(void **state)
 {
     (void)state;
     struct cedar_dev *dev = open_dev(VC_CHECK_STRICT);
-    uint32_t h = bo_new(dev, 65536, RADEON_GEM_DOMAIN_GTT);
-    uint8_t *p = bo_map(dev, h, 65536);
+    uint32_t h = test_vc_bo_new(dev, 65536, RADEON_GEM_DOMAIN_GTT);
+    uint8_t *p = test_vc_bo_map(dev, h, 65536);
     memset(p, 0xAB, 65536);
     uint8_t back;
     assert_int_equal(vcedar_mem_read(vcedar_of(dev), bo_addr(dev, h) + 65535, &back, 1), 0);
@@ -182,7 +152,7 @@ static void gem_mmap_tiling(void **state)
     assert_int_equal(p[100], 0xAB);
     assert_int_equal(cedar_dev_munmap(dev, p, 65536), 0);
 
-    uint32_t t = bo_new(dev, 4096, RADEON_GEM_DOMAIN_VRAM);
+    uint32_t t = test_vc_bo_new(dev, 4096, RADEON_GEM_DOMAIN_VRAM);
     uint32_t flags = RADEON_TILING_MACRO | (2u << RADEON_TILING_EG_BANKH_SHIFT) | (4u << RADEON_TILING_EG_TILE_SPLIT_SHIFT);
     struct drm_radeon_gem_set_tiling st = { .handle = t, .tiling_flags = flags, .pitch = 5120 };
     assert_int_equal(cedar_dev_ioctl(dev, DRM_IOCTL_RADEON_GEM_SET_TILING, &st), 0);
@@ -204,9 +174,9 @@ static void cs_fill_copy_fence(void **state)
 {
     (void)state;
     struct cedar_dev *dev = open_dev(VC_CHECK_STRICT);
-    uint32_t a = bo_new(dev, 8192, RADEON_GEM_DOMAIN_VRAM);
-    uint32_t b = bo_new(dev, 8192, RADEON_GEM_DOMAIN_GTT);
-    uint32_t f = bo_new(dev, 4096, RADEON_GEM_DOMAIN_GTT);
+    uint32_t a = test_vc_bo_new(dev, 8192, RADEON_GEM_DOMAIN_VRAM);
+    uint32_t b = test_vc_bo_new(dev, 8192, RADEON_GEM_DOMAIN_GTT);
+    uint32_t f = test_vc_bo_new(dev, 4096, RADEON_GEM_DOMAIN_GTT);
     struct cedar_cmdbuf cb;
     cedar_cmdbuf_init(&cb, 0);
     /* fill 8000 bytes of A with 0xCAFEF00D */
@@ -232,9 +202,9 @@ static void cs_fill_copy_fence(void **state)
     cedar_cmdbuf_reloc(&cb, f, 0, RADEON_GEM_DOMAIN_GTT, 0);
     cedar_cmdbuf_pad(&cb, 8);
     assert_int_equal(cb.error, 0);
-    assert_int_equal(submit(dev, &cb, RADEON_CS_RING_GFX, RADEON_CS_KEEP_TILING_FLAGS), 0);
+    assert_int_equal(test_vc_submit(dev, &cb, RADEON_CS_RING_GFX, RADEON_CS_KEEP_TILING_FLAGS), 0);
 
-    const uint32_t *pb = bo_map(dev, b, 8192), *pf = bo_map(dev, f, 4096), *pa = bo_map(dev, a, 8192);
+    const uint32_t *pb = test_vc_bo_map(dev, b, 8192), *pf = test_vc_bo_map(dev, f, 4096), *pa = test_vc_bo_map(dev, a, 8192);
     assert_int_equal(pa[0], 0xCAFEF00Du);
     assert_int_equal(pa[1999], 0xCAFEF00Du);
     assert_int_equal(pa[2000], 0);            /* 8000 bytes, not one more */
@@ -251,7 +221,7 @@ static void cs_fill_copy_fence(void **state)
     assert_int_equal(cedar_dev_ioctl(dev, DRM_IOCTL_RADEON_INFO, &ti), 0);
     assert_true(now >= ts1);
     /* a second submission: the clock moved on */
-    assert_int_equal(submit(dev, &cb, RADEON_CS_RING_GFX, RADEON_CS_KEEP_TILING_FLAGS), 0);
+    assert_int_equal(test_vc_submit(dev, &cb, RADEON_CS_RING_GFX, RADEON_CS_KEEP_TILING_FLAGS), 0);
     uint64_t ts2;
     memcpy(&ts2, &pf[32], 8);
     assert_true(ts2 > ts1);
@@ -274,33 +244,33 @@ static void cs_ioctl_rejects(void **state)
     (void)state;
     struct cedar_dev *dev = open_dev(VC_CHECK_STRICT);
     struct vcedar *vc = vcedar_of(dev);
-    uint32_t a = bo_new(dev, 4096, RADEON_GEM_DOMAIN_GTT);
+    uint32_t a = test_vc_bo_new(dev, 4096, RADEON_GEM_DOMAIN_GTT);
     struct cedar_cmdbuf cb;
     cedar_cmdbuf_init(&cb, 0);
     uint32_t mw[4] = { 0, 0, 7, 0 };
     cedar_cmdbuf_packet(&cb, PKT3_MEM_WRITE, mw, 4);
     cedar_cmdbuf_reloc(&cb, a, 0, RADEON_GEM_DOMAIN_GTT, 0);
-    assert_int_equal(submit(dev, &cb, RADEON_CS_RING_GFX, 0), 0);
+    assert_int_equal(test_vc_submit(dev, &cb, RADEON_CS_RING_GFX, 0), 0);
     assert_int_equal(vcedar_last_error(vc)->code, VC_OK);
 
     /* a handle that does not exist: -ENOENT */
     cb.relocs[0].handle = 4242;
-    assert_int_equal(submit(dev, &cb, RADEON_CS_RING_GFX, 0), -ENOENT);
+    assert_int_equal(test_vc_submit(dev, &cb, RADEON_CS_RING_GFX, 0), -ENOENT);
     assert_int_equal(vcedar_last_error(vc)->code, VC_E_BO_HANDLE);
     cb.relocs[0].handle = a;
     /* the CPU domain in a relocation */
     cb.relocs[0].write_domain = RADEON_GEM_DOMAIN_CPU;
-    assert_int_equal(submit(dev, &cb, RADEON_CS_RING_GFX, 0), -EINVAL);
+    assert_int_equal(test_vc_submit(dev, &cb, RADEON_CS_RING_GFX, 0), -EINVAL);
     assert_int_equal(vcedar_last_error(vc)->code, VC_E_BO_DOMAIN);
     cb.relocs[0].write_domain = RADEON_GEM_DOMAIN_GTT;
     /* VM and rings the model does not have */
-    assert_int_equal(submit(dev, &cb, RADEON_CS_RING_GFX, RADEON_CS_USE_VM), -EINVAL);
+    assert_int_equal(test_vc_submit(dev, &cb, RADEON_CS_RING_GFX, RADEON_CS_USE_VM), -EINVAL);
     assert_int_equal(vcedar_last_error(vc)->code, VC_E_CHUNKS);
-    assert_int_equal(submit(dev, &cb, RADEON_CS_RING_UVD, 0), -EINVAL);
+    assert_int_equal(test_vc_submit(dev, &cb, RADEON_CS_RING_UVD, 0), -EINVAL);
     assert_int_equal(vcedar_last_error(vc)->code, VC_E_RING);
     /* a missing relocation: -EINVAL and the reason through last_error */
     cb.ndw -= 2;
-    assert_int_equal(submit(dev, &cb, RADEON_CS_RING_GFX, 0), -EINVAL);
+    assert_int_equal(test_vc_submit(dev, &cb, RADEON_CS_RING_GFX, 0), -EINVAL);
     assert_int_equal(vcedar_last_error(vc)->code, VC_E_RELOC_MISSING);
     char line[256];
     dev->ops->last_error(dev, line, sizeof(line));
@@ -308,7 +278,7 @@ static void cs_ioctl_rejects(void **state)
     assert_non_null(strstr(line, "dword 0x0"));
     /* a zero-length IB */
     cb.ndw = 0;
-    assert_int_equal(submit(dev, &cb, RADEON_CS_RING_GFX, 0), -EINVAL);
+    assert_int_equal(test_vc_submit(dev, &cb, RADEON_CS_RING_GFX, 0), -EINVAL);
     struct vcedar_stats st;
     vcedar_stats(vc, &st);
     assert_int_equal(st.cs_rejected, 6);
@@ -321,7 +291,7 @@ static void cs_dma_ring(void **state)
 {
     (void)state;
     struct cedar_dev *dev = open_dev(VC_CHECK_STRICT);
-    uint32_t a = bo_new(dev, 4096, RADEON_GEM_DOMAIN_VRAM), b = bo_new(dev, 4096, RADEON_GEM_DOMAIN_GTT);
+    uint32_t a = test_vc_bo_new(dev, 4096, RADEON_GEM_DOMAIN_VRAM), b = test_vc_bo_new(dev, 4096, RADEON_GEM_DOMAIN_GTT);
     struct cedar_cmdbuf cb;
     cedar_cmdbuf_init(&cb, 0);
     unsigned ia, ib_;
@@ -350,8 +320,8 @@ static void cs_dma_ring(void **state)
     cedar_cmdbuf_emit(&cb, 0);
     cedar_cmdbuf_emit(&cb, 0);
     cedar_cmdbuf_emit(&cb, S_DMA_HEADER__CMD(V_DMA_CMD__DMA_NOP));
-    assert_int_equal(submit(dev, &cb, RADEON_CS_RING_DMA, 0), 0);
-    const uint32_t *pb = bo_map(dev, b, 4096);
+    assert_int_equal(test_vc_submit(dev, &cb, RADEON_CS_RING_DMA, 0), 0);
+    const uint32_t *pb = test_vc_bo_map(dev, b, 4096);
     assert_int_equal(pb[255], 0);
     assert_int_equal(pb[256], 0x5A5A0101u);
     assert_int_equal(pb[767], 0x5A5A0101u);
@@ -359,7 +329,7 @@ static void cs_dma_ring(void **state)
     /* a copy one dword too long for B is refused like the kernel does */
     cb.dw[4] = S_DMA_HEADER__CMD(V_DMA_CMD__DMA_COPY) | S_DMA_HEADER__SUB_CMD(V_DMA_COPY_SUB_CMD__L2L_DW) |
                S_DMA_HEADER__COUNT(769);
-    assert_int_equal(submit(dev, &cb, RADEON_CS_RING_DMA, 0), -EINVAL);
+    assert_int_equal(test_vc_submit(dev, &cb, RADEON_CS_RING_DMA, 0), -EINVAL);
     assert_int_equal(vcedar_last_error(vcedar_of(dev))->code, VC_E_BO_RANGE);
     cedar_dev_munmap(dev, (void *)pb, 4096);
     cedar_cmdbuf_fini(&cb);

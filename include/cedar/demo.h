@@ -40,6 +40,22 @@ struct cedar_demo_config {
  * colour 0x33 0x4C 0x4C, tiling config 0x11 (what an HD 7350 reports). */
 void cedar_demo_config_default(struct cedar_demo_config *cfg);
 
+/* The scene's one triangle as the fixture gives it: positions in normalized
+ * device coordinates (x, y, z, w; +y is the top of the image), colours R, G,
+ * B, A; bottom right red, bottom left blue, top green.  Every renderer of the
+ * scene (these command buffers, cedar-gldemo's OpenGL ES, cedar-bench's
+ * llvmpipe side) draws these values. */
+struct cedar_demo_vertex {
+    float pos[4];
+    float color[4];
+};
+extern const struct cedar_demo_vertex cedar_demo_triangle[3];
+
+/* The clear colour as the fixture's author set it: (0.2, 0.3, 0.3, 1.0).  The
+ * card stored it as 0x33 0x4C 0x4C 0xFF (cedar_demo_config.clear_rgb), not the
+ * round-to-nearest 0x4D for 0.3: a float clear is within 1 of the card. */
+extern const float cedar_demo_clear_rgba[4];
+
 /* Buffers, by id (the relocation "handle" in a built plan is id + 1; the
  * submitter replaces it with the GEM handle). */
 enum cedar_demo_buf {

@@ -163,6 +163,13 @@ int eg_dma_walk(const uint32_t *dw, size_t ndw,
                 int (*cb)(void *ctx, const struct eg_dma_packet *pkt), void *ctx,
                 struct eg_pm4_error *err);
 
+/* The fewest payload dwords a type-3 packet of this definition has: COUNT's
+ * minimum + 1 where the database gives count=, else its numbered (fixed)
+ * payload dwords; 0 for an unknown opcode (def NULL).  A walk with
+ * lenient_counts passes shorter packets on: a sink that reads the fixed
+ * dwords must check npayload against this first. */
+size_t eg_pm4_min_payload(const struct eg_packet *def);
+
 /* "truncated", "reserved type", ... */
 const char *eg_pm4_errcode_name(enum eg_pm4_errcode code);
 

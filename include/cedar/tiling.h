@@ -16,8 +16,8 @@
  *   cedar_tile_addr()     (x, y, sample, slice) -> byte offset of the element
  *   cedar_tile_coord()    byte offset -> (x, y, sample, slice, byte in element)
  *   cedar_fmask_bit()     where bit `plane` of a sample's FMask fragment index is
- *   cedar_tile_micro()    the byte runs holding one micro tile of one sample,
- *                         for writing many pixels cheaply
+ *   cedar_tile_micro()    the byte runs holding one micro tile of one sample
+ *                         (tiled colour maps), for writing many pixels cheaply
  *   cedar_detile() / cedar_tile()   whole (slice, sample) plane <-> linear image
  *   cedar_detile_samples() / cedar_tile_samples()   all samples of a slice at once
  */
@@ -123,10 +123,13 @@ unsigned cedar_fmask_planes(const struct cedar_tile_map *m);
 unsigned cedar_fmask_fragment(const struct cedar_tile_map *m, const uint8_t *fmask,
                               unsigned x, unsigned y, unsigned sample, unsigned slice);
 
-/* The bytes of micro tile (mx, my) (pixels mx*8.., my*8..) of one sample:
- * pixel index i (see cedar_tile_pixel_index) of that micro tile is at
+/* The bytes of micro tile (mx, my) (pixels mx*8.., my*8..) of one sample of
+ * a 1D or 2D colour map: pixel index i (see cedar_tile_pixel_index) of that
+ * micro tile is at
  *   run[i / per_run] + (i % per_run) * bpe,   per_run = m->run_bytes / bpe.
- * Returns the number of runs (1..CEDAR_MICRO_RUNS_MAX).  Colour maps only. */
+ * Returns the number of runs (1..CEDAR_MICRO_RUNS_MAX), or 0 for a linear or
+ * an FMask map, which have no micro tiles of whole elements (address their
+ * pixels with cedar_tile_addr / cedar_fmask_bit). */
 unsigned cedar_tile_micro(const struct cedar_tile_map *m, unsigned mx, unsigned my,
                           unsigned sample, unsigned slice, uint64_t run[CEDAR_MICRO_RUNS_MAX]);
 

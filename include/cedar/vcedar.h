@@ -3,8 +3,12 @@
  * the one CI runs.
  *
  * Layers (src/vcedar/):
- *   vc_dev.c      the ioctl seam: DRM version, RADEON_INFO, GEM_*, CS
- *   vc_bo.c       buffer objects placed in a VRAM or a GTT aperture
+ *   vc_dev.c      the device: apertures, memory, the direct interface below
+ *   vc_file.c     DRM files (the ioctl seam) and drm_ioctl()'s dispatch
+ *   vc_drm.c      the DRM core ioctls: VERSION, GET_CAP, masters, GEM names
+ *   vc_radeon.c   the radeon ioctls: RADEON_INFO, GEM_*, CS
+ *   vc_bo.c       buffer objects placed in a VRAM or a GTT aperture, the
+ *                 handles files hold on them, GEM_FLINK names
  *   vc_cs.c       CS ingestion as radeon_cs.c does it (chunks, relocations)
  *   vc_check*.c   the command-stream checker modelled on evergreen_cs.c
  *   vc_cp.c       the command processor (register file, CP_DMA, fences...)
@@ -15,6 +19,24 @@
  * kernel interface, and struct vcedar for tools that drive the model
  * directly (raw indirect buffers with absolute addresses, memory loads and
  * dumps by GPU address, the checker on its own).
+ *
+ * DRM files.  As in the kernel, one model (a drm_device: memory, rings,
+ * registers) serves any number of DRM files (struct cedar_dev, one per
+ * open() of /dev/dri/card0 or renderD128), each with its own GEM handle
+ * namespace; buffers are shared between files through GEM_FLINK/GEM_OPEN
+ * names.  Requests are dispatched as drm_ioctl() does: on the ioctl number,
+ * with the permission checks of drm_ioctl_permit() (DRM_AUTH,
+ * DRM_MASTER, DRM_ROOT_ONLY, DRM_RENDER_ALLOW), the argument treated as
+ * _IOC_SIZE(request) bytes, zero-extended to the kernel's struct and
+ * written back (even on failure) when the request has _IOC_READ.  Pointers
+ * inside arguments (RADEON_INFO value, CS chunks, version strings) are
+ * dereferenced as given: the caller has made them valid.  Nothing here is
+ * thread-safe: callers serialize every call on one model.  Not modelled,
+ * with the answers a kernel gives for a device without them: PRIME
+ * (DRM_CAP_PRIME 0, PRIME_* -ENOSYS), a display engine (KMS ioctls
+ * -EOPNOTSUPP, RADEON_INFO_CRTC_FROM_ID -EINVAL), syncobjs (-EOPNOTSUPP),
+ * RADEON_INFO_READ_REG (-EINVAL for every register); GEM_USERPTR makes its
+ * argument checks (Mesa's probe gets -EACCES) and then answers -ENOMEM.
  */
 #ifndef CEDAR_VCEDAR_H
 #define CEDAR_VCEDAR_H
@@ -102,10 +124,23 @@ struct vcedar_opts {
     vc_draw_fn draw;           /* NULL: the renderer (src/render) */
     bool no_render;            /* draws are validated and counted, not drawn */
     void *draw_ctx;
+    /* The null device: every CS is parsed, its relocations resolved and its
+     * buffers placed, and it is checked as usual, then nothing is executed
+     * (no CP, no DMA ring, no draws): buffers keep what the CPU wrote and
+     * waits return at once.  The control for measurements (Mesa's drm-shim
+     * executes nothing either). */
+    bool no_exec;
+    /* The process counts as CAP_SYS_ADMIN: every card0 file is
+     * authenticated (drm_file_alloc) and DRM_ROOT_ONLY ioctls are allowed
+     * (drm_ioctl_permit).  false: an unprivileged client. */
+    bool sys_admin;
 };
 
-/* The kernel-interface backend.  opts may be NULL (defaults).  Returns 0 or
- * a negative errno; *out is destroyed with cedar_dev_destroy(). */
+/* The kernel-interface backend: a new model and one DRM file on it (card0,
+ * its master).  opts may be NULL (defaults).  Returns 0 or a negative errno;
+ * *out is destroyed with cedar_dev_destroy(), which destroys the model too
+ * (other files opened on it with vcedar_open_file() are then unplugged, as
+ * after vcedar_destroy()). */
 int cedar_dev_open_virtual(const struct vcedar_opts *opts, struct cedar_dev **out);
 
 /* ---- the model itself, for tools and tests ---------------------------- */
@@ -113,9 +148,33 @@ int cedar_dev_open_virtual(const struct vcedar_opts *opts, struct cedar_dev **ou
 struct vcedar;
 
 struct vcedar *vcedar_create(const struct vcedar_opts *opts);
+/* Frees the model and every buffer (CPU mappings of them become invalid).
+ * Files still open on it are not freed: they are unplugged, every ioctl
+ * answering -ENODEV (drm_dev_is_unplugged) and mmap failing, until their
+ * owner calls cedar_dev_destroy() on them, which then frees only the file. */
 void vcedar_destroy(struct vcedar *vc);
-/* The model behind a virtual device, NULL for any other device. */
+/* The model behind a virtual device (any of its files), NULL for any other
+ * device or an unplugged file. */
 struct vcedar *vcedar_of(struct cedar_dev *dev);
+
+/* A new DRM file on an existing model, as another open() of the device
+ * node: its own GEM handle namespace (handles from 1, lowest free), the
+ * model's memory, rings and registers shared.  render_node: opened as
+ * renderD128 (ioctls without DRM_RENDER_ALLOW answer -EACCES there, as
+ * drm_ioctl_permit does) rather than card0 (the first opener of card0 while
+ * there is no master becomes master, authenticated; later card0 files
+ * authenticate with GET_MAGIC + the master's AUTH_MAGIC, as drm_auth.c).
+ * Destroyed with cedar_dev_destroy(), which does what the kernel does at the
+ * last close (drm_file_free): its handles are closed, its master role and
+ * its RADEON_INFO_WANT_HYPERZ / WANT_CMASK rights released.  A buffer lives
+ * while any file has a handle to it or any CPU mapping of it remains; a
+ * mapping can be unmapped through any file of the model (in the kernel the
+ * mapping keeps its file open: a shim that closes files faithfully destroys
+ * one only after its mappings are gone).  Returns 0 or -errno. */
+int vcedar_open_file(struct vcedar *vc, bool render_node, struct cedar_dev **out);
+/* Size in bytes of the buffer behind `handle` in this DRM file (for
+ * captures). 0 or -ENOENT. */
+int vcedar_file_bo_size(struct cedar_dev *file, uint32_t handle, uint64_t *size);
 void vcedar_set_mode(struct vcedar *vc, enum vc_check_mode mode);
 void vcedar_set_trace(struct vcedar *vc, FILE *trace);
 /* The reason the last CS was rejected (code VC_OK when it was accepted). */
@@ -137,7 +196,10 @@ struct vcedar_stats {
 };
 void vcedar_stats(const struct vcedar *vc, struct vcedar_stats *out);
 
-/* Where buffer `handle` lies in the GPU address space now.  0 or -ENOENT. */
+/* Where buffer `handle` lies in the GPU address space now.  The handle is
+ * looked up in the model's first DRM file (the one cedar_dev_open_virtual()
+ * opened, or the first vcedar_open_file() one while it is open).  0 or
+ * -ENOENT. */
 int vcedar_bo_gpu_address(struct vcedar *vc, uint32_t handle, uint64_t *addr);
 
 /* Raw GPU memory, for bare-metal replays: maps [addr, addr+size) as plain
@@ -181,7 +243,12 @@ int vc_check_gfx(const struct vc_check_cfg *cfg, uint32_t *ib, size_t ndw,
 int vc_check_dma(const struct vc_check_cfg *cfg, uint32_t *ib, size_t ndw,
                  size_t nrelocs, const struct vc_reloc_bo *bos, struct vc_error *err);
 
-/* The Cedar the model answers for (RADEON_INFO_*). */
+/* The Cedar the model answers for (RADEON_INFO_*), and where it sits on the
+ * PCI bus (GET_UNIQUE answers "pci:0000:01:00.0" after SET_VERSION 1.1+). */
+#define VCEDAR_PCI_DOMAIN     0x0000u
+#define VCEDAR_PCI_BUS        0x01u
+#define VCEDAR_PCI_DEV        0x00u
+#define VCEDAR_PCI_FUNC       0x0u
 #define VCEDAR_DEVICE_ID      0x68F9u
 #define VCEDAR_TILING_CONFIG  0x0011u  /* 2 pipes, 8 banks, 256-byte interleave, 1 KiB rows */
 

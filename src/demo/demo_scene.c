@@ -25,17 +25,13 @@ void cedar_demo_config_default(struct cedar_demo_config *cfg)
     cedar_tiling_from_config(0x11, &cfg->tiling);
 }
 
-struct vertex {
-    float pos[4];
-    float color[4];
-};
-
-/* NDC positions and RGB colours of the fixture's triangle. */
-static const struct vertex triangle[3] = {
+const struct cedar_demo_vertex cedar_demo_triangle[3] = {
     { { 0.5846f, -0.9f, 0.0f, 1.0f }, { 1, 0, 0, 1 } },  /* bottom right, red */
     { { -0.5846f, -0.9f, 0.0f, 1.0f }, { 0, 0, 1, 1 } }, /* bottom left, blue */
     { { 0.0f, 0.9f, 0.0f, 1.0f }, { 0, 1, 0, 1 } },      /* top, green */
 };
+
+const float cedar_demo_clear_rgba[4] = { 0.2f, 0.3f, 0.3f, 1.0f };
 
 /* A rectangle list takes three corners (upper left, upper right, lower
  * left) and completes the fourth. */
@@ -55,7 +51,8 @@ static unsigned float_components(unsigned data_format)
 
 /* Writes one vertex in the layout the fetch shader reads (32-bit floats;
  * the fetch fills missing components with 0 and w with 1). */
-static int put_vertex(uint8_t *dst, const struct demo_shader_facts *s, const struct vertex *v)
+static int put_vertex(uint8_t *dst, const struct demo_shader_facts *s,
+                      const struct cedar_demo_vertex *v)
 {
     unsigned np = float_components(s->pos_format), nc = float_components(s->color_format);
     if (np < 2 || nc < 3 || s->pos_offset + np * 4 > s->vtx_stride ||
@@ -76,15 +73,15 @@ int demo_scene_vertices(const struct cedar_demo_config *cfg, const struct demo_p
         snprintf(err, errlen, "out of memory");
         return -1;
     }
-    struct vertex v[DEMO_PRIM_COUNT][3];
-    memcpy(v[DEMO_PRIM_TRIANGLE], triangle, sizeof triangle);
+    struct cedar_demo_vertex v[DEMO_PRIM_COUNT][3];
+    memcpy(v[DEMO_PRIM_TRIANGLE], cedar_demo_triangle, sizeof cedar_demo_triangle);
     for (int i = 0; i < 3; i++) {
-        struct vertex c = { { rect[i][0], rect[i][1], 0.0f, 1.0f },
+        struct cedar_demo_vertex c = { { rect[i][0], rect[i][1], 0.0f, 1.0f },
                             { cfg->clear_rgb[0] / 255.0f, cfg->clear_rgb[1] / 255.0f,
                               cfg->clear_rgb[2] / 255.0f, 1.0f } };
         v[DEMO_PRIM_CLEAR_RECT][i] = c;
         /* the resolve's colour is not used: the CB writes the resolved samples */
-        struct vertex r = { { rect[i][0], rect[i][1], 0.0f, 1.0f }, { 0, 0, 0, 1 } };
+        struct cedar_demo_vertex r = { { rect[i][0], rect[i][1], 0.0f, 1.0f }, { 0, 0, 0, 1 } };
         v[DEMO_PRIM_RESOLVE_RECT][i] = r;
     }
     for (int p = 0; p < DEMO_PRIM_COUNT; p++)

@@ -26,6 +26,19 @@ const struct eg_space *eg_pm4_space_of_packet(unsigned opcode)
     return NULL;
 }
 
+size_t eg_pm4_min_payload(const struct eg_packet *def)
+{
+    if (!def)
+        return 0;
+    if (def->count_min >= 0)
+        return (size_t)def->count_min + 1;
+    size_t n = 0;
+    for (unsigned i = 0; i < def->ndwords; i++)
+        if (def->dwords[i].index >= 0 && (size_t)def->dwords[i].index + 1 > n)
+            n = (size_t)def->dwords[i].index + 1;
+    return n;
+}
+
 const char *eg_pm4_errcode_name(enum eg_pm4_errcode code)
 {
     switch (code) {

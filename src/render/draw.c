@@ -201,74 +201,13 @@ static void pixel_weights(const struct draw_ctx *d, struct vc_pixel_in *in, cons
 }
 
 /* pixel_weights for a batch whose pixel stage reads only the centre's
- * weights, on an unclipped primitive: weights_at / spi_weights lane by lane
- * in loops over the batch (the same operations in the same order, so the
- * same values; the compiler pairs the divisions).  false: not this case. */
-typedef double double2 __attribute__((vector_size(2 * sizeof(double))));   /* GCC / Clang vector */
-
+ * weights, on an unclipped primitive (interp.c spi_centre_weights_batch:
+ * the same values).  false: not this case. */
 static bool centre_weights_batch(struct draw_ctx *d, unsigned n)
 {
-    const uint32_t centre = (1u << VC_BARYC_PERSP_CENTER) | (1u << VC_BARYC_LINEAR_CENTER);
-    if (!d->m_identity || (d->baryc_needed & ~centre) || d->spi.persp_corr_dis)
+    if (!d->m_identity || !spi_centre_batch_applies(&d->spi, d->baryc_needed))
         return false;
-    double lin1[EG_PS_BATCH_MAX], lin2[EG_PS_BATCH_MAX], p1[EG_PS_BATCH_MAX], p2[EG_PS_BATCH_MAX],
-        sum[EG_PS_BATCH_MAX];
-    const double w0 = d->prim_inv_w[0], w1 = d->prim_inv_w[1], w2 = d->prim_inv_w[2];
-    for (unsigned l = 0; l < n; l++) {
-        double a = d->pending_ij[l][0][0], b = d->pending_ij[l][0][1];
-        lin1[l] = a;
-        lin2[l] = b;
-        double p0 = (1.0 - a - b) * w0;
-        p1[l] = a * w1;
-        p2[l] = b * w2;
-        sum[l] = p0 + p1[l] + p2[l];
-    }
-    for (unsigned l = 0; l < n; l++) {
-        /* sum 0: the linear weights (spi_weights).  The pixel's two
-         * divisions as one two-lane division (each lane correctly rounded:
-         * the same quotients), half the divider's time. */
-        double q = sum[l] == 0.0 ? 1.0 : sum[l];
-        double2 r = (double2){p1[l], p2[l]} / (double2){q, q};
-        p1[l] = sum[l] == 0.0 ? lin1[l] : r[0];
-        p2[l] = sum[l] == 0.0 ? lin2[l] : r[1];
-    }
-    for (unsigned l = 0; l < n; l++) {
-        float *persp = d->pending[l].ij[VC_BARYC_PERSP_CENTER], *linear = d->pending[l].ij[VC_BARYC_LINEAR_CENTER];
-        linear[0] = (float)lin1[l];
-        linear[1] = (float)lin2[l];
-        persp[0] = (float)p1[l];
-        persp[1] = (float)p2[l];
-    }
-    return true;
-}
-
-bool render_test_centre_weights(const float inv_w[3], const double (*ij)[2], unsigned n, uint32_t baryc_needed,
-                                bool persp_corr_dis, float (*fast)[4], float (*general)[4])
-{
-    /* only the fields the two paths read; the rest stays zero */
-    static const struct draw_ctx zero;
-    struct draw_ctx d = zero;
-    d.m_identity = true;
-    d.baryc_needed = baryc_needed;
-    d.spi.persp_corr_dis = persp_corr_dis;
-    memcpy(d.prim_inv_w, inv_w, sizeof d.prim_inv_w);
-    if (n > EG_PS_BATCH_MAX)
-        n = EG_PS_BATCH_MAX;
-    for (unsigned l = 0; l < n; l++)
-        memcpy(d.pending_ij[l][0], ij[l], sizeof d.pending_ij[l][0]);
-    for (unsigned l = 0; l < n; l++) {
-        struct vc_pixel_in in;
-        memset(&in, 0, sizeof in);
-        pixel_weights(&d, &in, (const double(*)[2])d.pending_ij[l]);
-        memcpy(&general[l][0], in.ij[VC_BARYC_PERSP_CENTER], 2 * sizeof(float));
-        memcpy(&general[l][2], in.ij[VC_BARYC_LINEAR_CENTER], 2 * sizeof(float));
-    }
-    if (!centre_weights_batch(&d, n))
-        return false;
-    for (unsigned l = 0; l < n; l++) {
-        memcpy(&fast[l][0], d.pending[l].ij[VC_BARYC_PERSP_CENTER], 2 * sizeof(float));
-        memcpy(&fast[l][2], d.pending[l].ij[VC_BARYC_LINEAR_CENTER], 2 * sizeof(float));
-    }
+    spi_centre_weights_batch(d->prim_inv_w, (const double(*)[3][2])d->pending_ij, n, d->pending);
     return true;
 }
 

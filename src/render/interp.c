@@ -63,3 +63,39 @@ void spi_prim_inputs(const struct spi_link *l, const struct vc_vertex_out *const
         }
     }
 }
+
+typedef double double2 __attribute__((vector_size(2 * sizeof(double))));   /* GCC / Clang vector */
+
+void spi_centre_weights_batch(const float inv_w[3], const double (*ij)[3][2], unsigned n, struct vc_pixel_in *out)
+{
+    double lin1[EG_PS_BATCH_MAX], lin2[EG_PS_BATCH_MAX], p1[EG_PS_BATCH_MAX], p2[EG_PS_BATCH_MAX],
+        sum[EG_PS_BATCH_MAX];
+    const double w0 = inv_w[0], w1 = inv_w[1], w2 = inv_w[2];
+    if (n > EG_PS_BATCH_MAX)
+        n = EG_PS_BATCH_MAX;
+    for (unsigned l = 0; l < n; l++) {
+        double a = ij[l][0][0], b = ij[l][0][1];
+        lin1[l] = a;
+        lin2[l] = b;
+        double p0 = (1.0 - a - b) * w0;
+        p1[l] = a * w1;
+        p2[l] = b * w2;
+        sum[l] = p0 + p1[l] + p2[l];
+    }
+    for (unsigned l = 0; l < n; l++) {
+        /* sum 0: the linear weights (spi_weights).  The pixel's two
+         * divisions as one two-lane division (each lane correctly rounded:
+         * the same quotients), half the divider's time. */
+        double q = sum[l] == 0.0 ? 1.0 : sum[l];
+        double2 r = (double2){p1[l], p2[l]} / (double2){q, q};
+        p1[l] = sum[l] == 0.0 ? lin1[l] : r[0];
+        p2[l] = sum[l] == 0.0 ? lin2[l] : r[1];
+    }
+    for (unsigned l = 0; l < n; l++) {
+        float *persp = out[l].ij[VC_BARYC_PERSP_CENTER], *linear = out[l].ij[VC_BARYC_LINEAR_CENTER];
+        linear[0] = (float)lin1[l];
+        linear[1] = (float)lin2[l];
+        persp[0] = (float)p1[l];
+        persp[1] = (float)p2[l];
+    }
+}

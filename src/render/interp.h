@@ -43,4 +43,21 @@ static inline void spi_weights(const struct spi_link *l, const double lin[3], co
     persp_ij[1] = (float)(p2 / sum);
 }
 
+/* Whether spi_centre_weights_batch stands for spi_weights for a draw whose
+ * pixel stage reads the pairs baryc_needed (bit per enum vc_baryc): only the
+ * centre's, with perspective correction on. */
+static inline bool spi_centre_batch_applies(const struct spi_link *l, uint32_t baryc_needed)
+{
+    const uint32_t centre = (1u << VC_BARYC_PERSP_CENTER) | (1u << VC_BARYC_LINEAR_CENTER);
+    return !(baryc_needed & ~centre) && !l->persp_corr_dis;
+}
+
+/* spi_weights at the centres of pixels 0 .. n-1 (n <= EG_PS_BATCH_MAX) of a
+ * primitive whose vertices have 1/w inv_w: ij[l][0] is pixel l's (i, j)
+ * from the rasteriser (lin = {1 - i - j, i, j}); the perspective and
+ * linear pairs go to out[l].ij[VC_BARYC_PERSP_CENTER] / [..LINEAR_CENTER].
+ * The same operations in the same order as spi_weights, lane by lane in
+ * loops over the batch, so the same floats (where spi_centre_batch_applies). */
+void spi_centre_weights_batch(const float inv_w[3], const double (*ij)[3][2], unsigned n, struct vc_pixel_in *out);
+
 #endif

@@ -82,17 +82,6 @@ int render_shade_pixels(struct vc_render *r, struct eg_ps_batch *b, const struct
 struct eg_ps_batch *render_shade_batch(struct vc_render *r);
 struct eg_ps_batch *render_shade_batch_copy(struct vc_render *r);
 
-/* Tests (test_render_weights): the centre weights of pixels 0 .. n-1 (n <=
- * EG_PS_BATCH_MAX) of an unclipped primitive whose vertices have 1/w inv_w,
- * at rasteriser (i, j) ij[l], as the batched pixel path computes them
- * (draw.c centre_weights_batch) into fast[l] and as the per-pixel path does
- * (weights_at) into general[l]: {persp i, persp j, linear i, linear j}.
- * baryc_needed (bit per enum vc_baryc) and persp_corr_dis as the draw would
- * set them.  false when the batch path declines (fast[] untouched, general[]
- * filled), e.g. when a pair other than the centre's is read. */
-bool render_test_centre_weights(const float inv_w[3], const double (*ij)[2], unsigned n, uint32_t baryc_needed,
-                                bool persp_corr_dis, float (*fast)[4], float (*general)[4]);
-
 int rs_fail(struct vc_draw_err *err, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 

@@ -224,24 +224,26 @@ int eg_exec_vtx(const struct eg_shader_env *env, union eg_vec4 *gpr, unsigned re
 
 /* ---------------------------------------------------------------- TEX */
 
-/* Texel coordinate i in [0, size) per address mode, or -1 for the border. */
-static int wrap(int i, int size, unsigned mode)
+/* Texel coordinate i in [0, size) per address mode, or -1 for the border.
+ * 64-bit, so the bilinear neighbour (+1) and the instruction's offset of a
+ * coordinate at the end of the int range cannot overflow. */
+static int wrap(int64_t i, int64_t size, unsigned mode)
 {
     switch (mode) {
     case V_SQ_TEX_CLAMP__SQ_TEX_WRAP: {
-        int m = i % size;
-        return m < 0 ? m + size : m;
+        int64_t m = i % size;
+        return (int)(m < 0 ? m + size : m);
     }
     case V_SQ_TEX_CLAMP__SQ_TEX_MIRROR: {
-        int period = 2 * size, m = i % period;
+        int64_t period = 2 * size, m = i % period;
         if (m < 0)
             m += period;
-        return m < size ? m : period - 1 - m;
+        return (int)(m < size ? m : period - 1 - m);
     }
     case V_SQ_TEX_CLAMP__SQ_TEX_MIRROR_ONCE_LAST_TEXEL:
         if (i < 0)
             i = -1 - i;
-        return i >= size ? size - 1 : i;
+        return (int)(i >= size ? size - 1 : i);
     case V_SQ_TEX_CLAMP__SQ_TEX_CLAMP_HALF_BORDER:
     case V_SQ_TEX_CLAMP__SQ_TEX_CLAMP_BORDER:
     case V_SQ_TEX_CLAMP__SQ_TEX_MIRROR_ONCE_HALF_BORDER:
@@ -249,22 +251,36 @@ static int wrap(int i, int size, unsigned mode)
         if (mode == V_SQ_TEX_CLAMP__SQ_TEX_MIRROR_ONCE_HALF_BORDER || mode == V_SQ_TEX_CLAMP__SQ_TEX_MIRROR_ONCE_BORDER)
             if (i < 0)
                 i = -1 - i;
-        return i < 0 || i >= size ? -1 : i;
+        return i < 0 || i >= size ? -1 : (int)i;
     default:    /* CLAMP_LAST_TEXEL */
-        return i < 0 ? 0 : i >= size ? size - 1 : i;
+        return (int)(i < 0 ? 0 : i >= size ? size - 1 : i);
     }
 }
 
 static int texel(const struct eg_shader_env *env, unsigned res, const struct eg_tex_resource *tr,
-                 const struct eg_tex_sampler *s, int x, int y, int z, float out[4], char *msg, size_t msglen)
+                 const struct eg_tex_sampler *s, int64_t x, int64_t y, int64_t z, float out[4], char *msg,
+                 size_t msglen)
 {
-    int wx = wrap(x, (int)tr->width, s->clamp_x), wy = wrap(y, (int)tr->height, s->clamp_y);
-    int wz = wrap(z, (int)tr->depth, s->clamp_z);
+    int wx = wrap(x, tr->width, s->clamp_x), wy = wrap(y, tr->height, s->clamp_y);
+    int wz = wrap(z, tr->depth, s->clamp_z);
     if (wx < 0 || wy < 0 || wz < 0) {
         memcpy(out, s->border, 4 * sizeof(float));
         return 0;
     }
     return env->texel(env->ctx, res, wx, wy, wz, out, msg, msglen);
+}
+
+/* floorf(v) as a texel coordinate.  Converting a NaN or a float outside the
+ * int range to an integer is undefined in C: NaN gives 0 (what the card
+ * reads for one is not documented) and larger magnitudes stop at +-2^31,
+ * already outside every texture, so each address mode still sees an edge
+ * or the border. */
+static int64_t texel_coord(float v)
+{
+    if (isnan(v))
+        return 0;
+    float f = floorf(v);
+    return f >= 0x1p31f ? INT64_C(1) << 31 : f <= -0x1p31f ? -(INT64_C(1) << 31) : (int64_t)f;
 }
 
 static float coord_value(const union eg_vec4 *g, unsigned sel)
@@ -312,7 +328,8 @@ int eg_exec_tex(const struct eg_shader_env *env, union eg_vec4 *gpr, unsigned re
         /* integer texel coordinates in the source's bits, as the hardware's LD reads them */
         uint32_t ux = src->u[G_SQ_TEX_WORD2__SRC_SEL_X(w[2]) & 3], uy = src->u[G_SQ_TEX_WORD2__SRC_SEL_Y(w[2]) & 3];
         s.clamp_x = s.clamp_y = s.clamp_z = V_SQ_TEX_CLAMP__SQ_TEX_CLAMP_BORDER;
-        if (texel(env, res, &tr, &s, (int32_t)ux + offs[0], (int32_t)uy + offs[1], 0, rgba, msg, msglen))
+        if (texel(env, res, &tr, &s, (int64_t)(int32_t)ux + offs[0], (int64_t)(int32_t)uy + offs[1], 0, rgba, msg,
+                  msglen))
             return -1;
     } else {
         const bool norm[3] = { G_SQ_TEX_WORD1__COORD_TYPE_X(w[1]), G_SQ_TEX_WORD1__COORD_TYPE_Y(w[1]),
@@ -323,10 +340,10 @@ int eg_exec_tex(const struct eg_shader_env *env, union eg_vec4 *gpr, unsigned re
             u[k] = (norm[k] ? c[k] * (float)size[k] : c[k]) + (float)offs[k];
         float lod = inst == V_SQ_TEX_INST__SAMPLE_L ? c[3] : 0.0f;
         unsigned filter = lod > 0.0f ? s.min_filter : s.mag_filter;
-        int z = (int)floorf(u[2]);
+        int64_t z = texel_coord(u[2]);
         if (filter == V_SQ_TEX_XY_FILTER__SQ_TEX_XY_FILTER_BILINEAR) {
             float fx = u[0] - 0.5f, fy = u[1] - 0.5f;
-            int x0 = (int)floorf(fx), y0 = (int)floorf(fy);
+            int64_t x0 = texel_coord(fx), y0 = texel_coord(fy);
             float ax = fx - (float)x0, ay = fy - (float)y0;
             float t[4][4];
             for (int k = 0; k < 4; k++)
@@ -335,7 +352,7 @@ int eg_exec_tex(const struct eg_shader_env *env, union eg_vec4 *gpr, unsigned re
             for (int ch = 0; ch < 4; ch++)
                 rgba[ch] = (t[0][ch] * (1 - ax) + t[1][ch] * ax) * (1 - ay) + (t[2][ch] * (1 - ax) + t[3][ch] * ax) * ay;
         } else {
-            if (texel(env, res, &tr, &s, (int)floorf(u[0]), (int)floorf(u[1]), z, rgba, msg, msglen))
+            if (texel(env, res, &tr, &s, texel_coord(u[0]), texel_coord(u[1]), z, rgba, msg, msglen))
                 return -1;
         }
     }

@@ -1,8 +1,11 @@
 /* Buffer objects of the virtual Cedar, placed as the radeon kernel would:
  * sizes rounded up to pages (radeon_gem_create_ioctl), a GPU address in the
  * VRAM aperture or the GTT aperture (radeon_object.c: VRAM that is full
- * falls back to GTT), the lowest free GEM handle, a fake mmap offset above
- * 4 GiB (DRM_FILE_PAGE_OFFSET_START). */
+ * falls back to GTT), a fake mmap offset above 4 GiB
+ * (DRM_FILE_PAGE_OFFSET_START).  The names for them, as drm_gem.c keeps
+ * them: per-file GEM handles (the lowest free from 1, idr_alloc), global
+ * GEM_FLINK names that live while a handle does, and the buffer itself
+ * while a handle or a CPU mapping does. */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -39,26 +42,43 @@ static uint64_t place_in(struct vcedar *vc, uint32_t domain, uint64_t size, uint
                            size, align);
 }
 
-static int grow_handles(struct vcedar *vc, uint32_t need)
+/* Grow a pointer table indexed from 1 so that index `need - 1` fits. */
+static int grow_table(struct vc_bo ***tab, uint32_t *n, uint32_t need)
 {
-    if (need <= vc->nbos)
+    if (need <= *n)
         return 0;
-    uint32_t n = vc->nbos ? vc->nbos * 2 : 64;
-    while (n < need)
-        n *= 2;
-    struct vc_bo **b = realloc(vc->bos, n * sizeof(*b));
-    if (!b)
+    uint32_t m = *n ? *n : 64;
+    while (m < need) {
+        if (m > UINT32_MAX / 2)
+            return -ENOMEM;
+        m *= 2;
+    }
+    struct vc_bo **t = realloc(*tab, (size_t)m * sizeof(*t));
+    if (!t)
         return -ENOMEM;
-    memset(b + vc->nbos, 0, (n - vc->nbos) * sizeof(*b));
-    vc->bos = b;
-    vc->nbos = n;
+    memset(t + *n, 0, (size_t)(m - *n) * sizeof(*t));
+    *tab = t;
+    *n = m;
+    return 0;
+}
+
+/* The lowest free index from 1, as idr_alloc(idr, ptr, 1, 0) gives. */
+static int table_alloc(struct vc_bo ***tab, uint32_t *n, struct vc_bo *bo, uint32_t *id)
+{
+    uint32_t i = 1;
+    while (i < *n && (*tab)[i])
+        i++;
+    if (i == UINT32_MAX || grow_table(tab, n, i + 1))
+        return -ENOMEM;
+    (*tab)[i] = bo;
+    *id = i;
     return 0;
 }
 
 int vc_bo_create(struct vcedar *vc, uint64_t size, uint32_t alignment, uint32_t domain,
                  uint32_t flags, struct vc_bo **out)
 {
-    if (size == 0)
+    if (size == 0 || size > UINT64_MAX - VC_PAGE)
         return -EINVAL;
     size = round_up(size, VC_PAGE);
     uint64_t align = alignment > VC_PAGE ? alignment : VC_PAGE;
@@ -75,12 +95,6 @@ int vc_bo_create(struct vcedar *vc, uint64_t size, uint32_t alignment, uint32_t 
     if (gpu == UINT64_MAX)
         return -ENOMEM;
 
-    uint32_t handle = 1;
-    while (handle < vc->nbos && vc->bos[handle])
-        handle++;
-    if (grow_handles(vc, handle + 1))
-        return -ENOMEM;
-
     struct vc_bo *bo = calloc(1, sizeof(*bo));
     if (!bo)
         return -ENOMEM;
@@ -89,7 +103,6 @@ int vc_bo_create(struct vcedar *vc, uint64_t size, uint32_t alignment, uint32_t 
         free(bo);
         return -ENOMEM;
     }
-    bo->handle = handle;
     bo->size = size;
     bo->gpu = gpu;
     bo->domain = where;
@@ -103,20 +116,15 @@ int vc_bo_create(struct vcedar *vc, uint64_t size, uint32_t alignment, uint32_t 
         free(bo);
         return -ENOMEM;
     }
+    bo->gpu_mapped = true;
     if (where == RADEON_GEM_DOMAIN_VRAM)
         vc->vram_used += size;
     else
         vc->gtt_used += size;
-    vc->bos[handle] = bo;
     bo->next = vc->bo_list;
     vc->bo_list = bo;
     *out = bo;
     return 0;
-}
-
-struct vc_bo *vc_bo_lookup(struct vcedar *vc, uint32_t handle)
-{
-    return handle < vc->nbos ? vc->bos[handle] : NULL;
 }
 
 static void bo_free(struct vcedar *vc, struct vc_bo *bo)
@@ -126,8 +134,10 @@ static void bo_free(struct vcedar *vc, struct vc_bo *bo)
             *p = bo->next;
             break;
         }
-    if (!bo->closed)   /* a closed buffer left the GPU's map at close time */
+    if (bo->gpu_mapped)
         vc_memmap_remove(&vc->mem, bo->gpu);
+    if (bo->name)
+        vc->names[bo->name] = NULL;
     if (bo->domain == RADEON_GEM_DOMAIN_VRAM)
         vc->vram_used -= bo->size;
     else
@@ -136,19 +146,74 @@ static void bo_free(struct vcedar *vc, struct vc_bo *bo)
     free(bo);
 }
 
-int vc_bo_close(struct vcedar *vc, uint32_t handle)
+/* The last handle is gone (drm_gem_object_handle_free): the flink name goes
+ * with it and no CS can name the buffer any more; CPU mappings keep it. */
+static void bo_handles_gone(struct vcedar *vc, struct vc_bo *bo)
 {
-    struct vc_bo *bo = vc_bo_lookup(vc, handle);
-    if (!bo)
-        return -EINVAL;   /* drm_gem_handle_delete */
-    vc->bos[handle] = NULL;
+    if (bo->name) {
+        vc->names[bo->name] = NULL;
+        bo->name = 0;
+    }
     if (bo->maps == 0) {
         bo_free(vc, bo);
-    } else {
-        bo->closed = true;
-        vc_memmap_remove(&vc->mem, bo->gpu);   /* gone for the GPU, kept for the CPU */
+        return;
     }
+    vc_memmap_remove(&vc->mem, bo->gpu);
+    bo->gpu_mapped = false;
+}
+
+int vc_handle_create(struct vc_file *f, struct vc_bo *bo, uint32_t *handle)
+{
+    int r = table_alloc(&f->handles, &f->nhandles, bo, handle);
+    if (r) {
+        if (bo->handles == 0 && bo->maps == 0)   /* a new buffer nobody can name */
+            bo_free(f->vc, bo);
+        return r;
+    }
+    bo->handles++;
     return 0;
+}
+
+struct vc_bo *vc_handle_lookup(const struct vc_file *f, uint32_t handle)
+{
+    return handle < f->nhandles ? f->handles[handle] : NULL;
+}
+
+int vc_handle_delete(struct vc_file *f, uint32_t handle)
+{
+    struct vc_bo *bo = vc_handle_lookup(f, handle);
+    if (!bo)
+        return -EINVAL;   /* drm_gem_handle_delete */
+    f->handles[handle] = NULL;
+    if (--bo->handles == 0)
+        bo_handles_gone(f->vc, bo);
+    return 0;
+}
+
+void vc_handles_release(struct vc_file *f)
+{
+    for (uint32_t h = 1; h < f->nhandles; h++)
+        if (f->handles[h])
+            vc_handle_delete(f, h);
+    free(f->handles);
+    f->handles = NULL;
+    f->nhandles = 0;
+}
+
+int vc_bo_flink(struct vcedar *vc, struct vc_bo *bo, uint32_t *name)
+{
+    if (!bo->name) {
+        int r = table_alloc(&vc->names, &vc->nnames, bo, &bo->name);
+        if (r)
+            return r;
+    }
+    *name = bo->name;
+    return 0;
+}
+
+struct vc_bo *vc_bo_by_name(struct vcedar *vc, uint32_t name)
+{
+    return name < vc->nnames ? vc->names[name] : NULL;
 }
 
 int vc_bo_validate(struct vcedar *vc, struct vc_bo *bo, uint32_t allowed)
@@ -159,10 +224,11 @@ int vc_bo_validate(struct vcedar *vc, struct vc_bo *bo, uint32_t allowed)
     uint64_t gpu = place_in(vc, to, bo->size, bo->alignment, !(bo->create_flags & RADEON_GEM_NO_CPU_ACCESS));
     if (gpu == UINT64_MAX)
         return -ENOMEM;
-    /* The contents move with the buffer: same host pages, new GPU address. */
-    vc_memmap_remove(&vc->mem, bo->gpu);
+    /* The contents move with the buffer: same host pages, new GPU address
+     * (mapped there before the old range goes, so a failure changes nothing). */
     if (vc_memmap_add(&vc->mem, gpu, bo->size, bo->host, bo))
         return -ENOMEM;
+    vc_memmap_remove(&vc->mem, bo->gpu);
     if (bo->domain == RADEON_GEM_DOMAIN_VRAM) {
         vc->vram_used -= bo->size;
         vc->gtt_used += bo->size;
@@ -178,7 +244,7 @@ int vc_bo_validate(struct vcedar *vc, struct vc_bo *bo, uint32_t allowed)
 struct vc_bo *vc_bo_by_mmap_offset(struct vcedar *vc, uint64_t offset, uint64_t size)
 {
     for (struct vc_bo *bo = vc->bo_list; bo; bo = bo->next)
-        if (!bo->closed && offset == bo->mmap_offset && size <= bo->size)
+        if (bo->handles && offset == bo->mmap_offset && size <= bo->size)
             return bo;
     return NULL;
 }
@@ -196,18 +262,15 @@ void vc_bo_unmapped(struct vcedar *vc, struct vc_bo *bo)
 {
     if (bo->maps)
         bo->maps--;
-    if (bo->closed && bo->maps == 0)
+    if (bo->handles == 0 && bo->maps == 0)
         bo_free(vc, bo);
 }
 
 void vc_bo_destroy_all(struct vcedar *vc)
 {
-    while (vc->bo_list) {
-        struct vc_bo *bo = vc->bo_list;
-        bo->maps = 0;
-        bo_free(vc, bo);
-    }
-    free(vc->bos);
-    vc->bos = NULL;
-    vc->nbos = 0;
+    while (vc->bo_list)
+        bo_free(vc, vc->bo_list);
+    free(vc->names);
+    vc->names = NULL;
+    vc->nnames = 0;
 }

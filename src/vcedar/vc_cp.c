@@ -312,6 +312,16 @@ static int on_packet(void *ctx, const struct eg_pm4_packet *p)
         vc_trace_packet(vc->trace, p);
     if (p->type != V_PM4_TYPE__TYPE3)
         return 0;
+    /* The walk is lenient about counts (bare-metal IBs), so a packet may be
+     * shorter than the dwords its handler reads (which would read past the
+     * IB).  The kernel refuses such packets; here they are a fault and run
+     * nothing. */
+    size_t need = eg_pm4_min_payload(p->def);
+    if (p->npayload < need) {
+        fault(run, (uint32_t)p->offset, p->def->name, "%s with %zu payload dwords: it has at least %zu",
+              p->def->name, p->npayload, need);
+        return 0;
+    }
     switch (p->opcode) {
     case PKT3_CONTEXT_CONTROL:
         cp->context_control[0] = d[0];

@@ -1,7 +1,8 @@
 /* The CS ioctl of the virtual Cedar, as radeon_cs.c takes it: the chunk
  * array (IB, RELOCS, FLAGS, CONST_IB), the ring from the flags chunk, the
- * relocations resolved to buffers (and moved into an allowed domain), the IB
- * copied, checked and patched, then run to completion on its ring.  A
+ * relocations resolved through the submitting file's handles to buffers
+ * (and moved into an allowed domain), the IB copied, checked and patched,
+ * then run to completion on its ring (or, with opts.no_exec, not run).  A
  * rejected CS returns -EINVAL and leaves the reason in last_error. */
 #include <errno.h>
 #include <stdlib.h>
@@ -77,8 +78,9 @@ static int parse_chunks(struct vcedar *vc, const struct drm_radeon_cs *cs, struc
     return 0;
 }
 
-int vc_cs_ioctl(struct vcedar *vc, void *arg)
+int vc_cs_ioctl(struct vc_file *f, void *arg)
 {
+    struct vcedar *vc = f->vc;
     const struct drm_radeon_cs *cs = arg;
     struct cs_chunks ch = { .ring = RADEON_CS_RING_GFX };
     memset(&vc->last_error, 0, sizeof(vc->last_error));
@@ -119,7 +121,7 @@ int vc_cs_ioctl(struct vcedar *vc, void *arg)
     }
     for (size_t i = 0; i < nrelocs; i++) {
         const struct drm_radeon_cs_reloc *rl = (const void *)&ch.relocs[i * 4];
-        struct vc_bo *bo = vc_bo_lookup(vc, rl->handle);
+        struct vc_bo *bo = vc_handle_lookup(f, rl->handle);
         char what[32];
         snprintf(what, sizeof(what), "relocation %zu", i);
         if (!bo) {
@@ -158,7 +160,9 @@ int vc_cs_ioctl(struct vcedar *vc, void *arg)
         goto out_rejected;
     }
     struct vc_error exec_err = { 0 };
-    if (ring == VC_RING_DMA)
+    if (vc->opts.no_exec)
+        ;   /* the null device: accepted, never run */
+    else if (ring == VC_RING_DMA)
         vc_dma_exec(vc, ib, ch.ib_dw, &exec_err);
     else
         vc_cp_exec(vc, ib, ch.ib_dw, &exec_err);

@@ -40,10 +40,9 @@ uint64_t vc_memmap_place(const struct vc_memmap *m, uint64_t lo, uint64_t hi, ui
 void vc_memmap_free(struct vc_memmap *m);
 void *vc_memmap_ptr(const struct vc_memmap *m, uint64_t gpu, uint64_t len);
 
-/* ---- buffer objects ---------------------------------------------------- */
+/* ---- buffer objects (GEM objects) ------------------------------------- */
 
 struct vc_bo {
-    uint32_t handle;
     uint64_t size;             /* page-rounded, as radeon_gem_create_ioctl */
     uint64_t gpu;              /* current GPU address */
     uint32_t domain;           /* current placement: RADEON_GEM_DOMAIN_VRAM or _GTT */
@@ -51,11 +50,37 @@ struct vc_bo {
     uint32_t create_flags;
     uint32_t alignment;
     uint32_t tiling_flags, pitch;
-    uint64_t mmap_offset;      /* the fake offset GEM_MMAP returns */
+    uint64_t mmap_offset;      /* the fake offset GEM_MMAP returns (the same in every file) */
     uint8_t *host;
+    unsigned handles;          /* GEM handles naming it, over every file (obj->handle_count) */
     unsigned maps;             /* live CPU mappings */
-    bool closed;               /* handle gone; freed when the last mapping goes */
-    struct vc_bo *next;        /* every live buffer, closed-but-mapped ones too */
+    uint32_t name;             /* GEM_FLINK name, 0 when none */
+    bool gpu_mapped;           /* in the GPU's memory map (not once the last handle is gone) */
+    struct vc_bo *next;        /* every live buffer, handle-less but mapped ones too */
+};
+
+/* ---- DRM files ---------------------------------------------------------- */
+
+/* drm_master: what the card0 files opened under one master share. */
+struct vc_master {
+    unsigned refs;
+    bool unique_set;           /* SET_VERSION 1.1+ filled in the bus id (drm_set_busid) */
+};
+
+struct vc_file {
+    struct cedar_dev dev;      /* what the caller holds; dev.priv points back here */
+    struct vcedar *vc;         /* NULL once the model is gone (unplugged) */
+    struct vc_file *next;      /* the model's open files */
+    struct vc_bo **handles;    /* indexed by GEM handle; NULL when free */
+    uint32_t nhandles;         /* array length */
+    bool render;               /* renderD128, not card0 */
+    bool owns_model;           /* cedar_dev_open_virtual(): destroying it destroys the model */
+    bool authenticated, is_master, was_master;
+    struct vc_master *master;  /* card0: the master it was opened under; NULL on a render node */
+    uint32_t magic;            /* GET_MAGIC's number, 0 before; stays allocated until close */
+    struct vc_master *magic_master;   /* whose magic map holds it */
+    bool magic_live;           /* still findable there (AUTH_MAGIC not yet used) */
+    bool stereo_allowed, universal_planes, aspect_ratio_allowed;   /* SET_CLIENT_CAP */
 };
 
 /* ---- the command processor's state ------------------------------------ */
@@ -81,10 +106,15 @@ struct vcedar {
     uint64_t vram_used, gtt_used;
 
     struct vc_memmap mem;
-    struct vc_bo **bos;        /* indexed by handle; NULL when free */
     struct vc_bo *bo_list;     /* every live buffer */
-    uint32_t nbos;             /* array length */
     uint64_t next_mmap_offset;
+    struct vc_bo **names;      /* GEM_FLINK names (dev->object_name_idr); NULL when free */
+    uint32_t nnames;           /* array length */
+
+    struct vc_file *files;     /* open DRM files, newest first */
+    struct vc_file *first_file;  /* the file vcedar_bo_gpu_address() looks in */
+    struct vc_master *master;  /* the current master (dev->master), NULL when none */
+    struct vc_file *hyperz_owner, *cmask_owner;   /* RADEON_INFO_WANT_HYPERZ / _CMASK */
 
     struct vc_cp cp;
     struct vc_render *render;  /* the default renderer (opts.draw == NULL) */
@@ -93,21 +123,62 @@ struct vcedar {
     struct vc_error exec_error;  /* the first execution fault since the last reset */
 };
 
-/* vc_bo.c */
+/* vc_bo.c: buffers, the handles files hold on them, flink names */
+/* A new buffer with no handle yet: give it one with vc_handle_create(). */
 int vc_bo_create(struct vcedar *vc, uint64_t size, uint32_t alignment, uint32_t domain,
                  uint32_t flags, struct vc_bo **out);
-struct vc_bo *vc_bo_lookup(struct vcedar *vc, uint32_t handle);
-int vc_bo_close(struct vcedar *vc, uint32_t handle);
+/* The lowest free handle of f now names bo (drm_gem_handle_create_tail).
+ * A buffer left without a handle when this fails is freed. */
+int vc_handle_create(struct vc_file *f, struct vc_bo *bo, uint32_t *handle);
+struct vc_bo *vc_handle_lookup(const struct vc_file *f, uint32_t handle);
+/* GEM_CLOSE (drm_gem_handle_delete): 0 or -EINVAL. */
+int vc_handle_delete(struct vc_file *f, uint32_t handle);
+/* Every handle of f (drm_gem_release, at the file's last close). */
+void vc_handles_release(struct vc_file *f);
+/* GEM_FLINK: bo's name, allocated on first use (lowest free from 1). */
+int vc_bo_flink(struct vcedar *vc, struct vc_bo *bo, uint32_t *name);
+struct vc_bo *vc_bo_by_name(struct vcedar *vc, uint32_t name);
 /* Move a buffer so it lies in one of the allowed domains (RADEON_GEM_DOMAIN_*). */
 int vc_bo_validate(struct vcedar *vc, struct vc_bo *bo, uint32_t allowed);
 struct vc_bo *vc_bo_by_mmap_offset(struct vcedar *vc, uint64_t offset, uint64_t size);
-/* The buffer whose host memory holds ptr (open or closed-but-mapped). */
+/* The buffer whose host memory holds ptr (with or without handles). */
 struct vc_bo *vc_bo_by_host(struct vcedar *vc, const void *ptr);
 void vc_bo_unmapped(struct vcedar *vc, struct vc_bo *bo);
 void vc_bo_destroy_all(struct vcedar *vc);
 
-/* vc_cs.c: the CS ioctl */
-int vc_cs_ioctl(struct vcedar *vc, void *arg);
+/* vc_file.c: DRM files and the drm_ioctl() dispatch */
+/* Permission flags of an ioctl (drm_ioctl.h). */
+enum {
+    VC_DRM_AUTH = 0x1,
+    VC_DRM_MASTER = 0x2,
+    VC_DRM_ROOT_ONLY = 0x4,
+    VC_DRM_RENDER_ALLOW = 0x20,
+};
+typedef int (*vc_ioctl_fn)(struct vc_file *f, void *data);
+struct vc_ioctl_desc {
+    uint32_t cmd;              /* the kernel's request number (its size and direction count) */
+    uint32_t flags;            /* VC_DRM_* */
+    vc_ioctl_fn fn;            /* NULL: a hole in the table (-EINVAL) */
+};
+/* Handlers shared by both tables: drm_invalid_op (-EINVAL) and -ENOSYS
+ * (an ioctl the driver leaves unimplemented). */
+int vc_ioctl_invalid(struct vc_file *f, void *data);
+int vc_ioctl_nosys(struct vc_file *f, void *data);
+bool vc_file_is_current_master(const struct vc_file *f);
+/* drm_new_set_master: f becomes master of a new master structure. */
+int vc_new_set_master(struct vc_file *f);
+/* drm_master_put */
+void vc_master_put(struct vc_master *m);
+/* The model is being destroyed: f answers -ENODEV from now on. */
+void vc_file_unplug(struct vc_file *f);
+
+/* vc_drm.c: the DRM core ioctls (drm_ioctls[]) */
+const struct vc_ioctl_desc *vc_drm_core_ioctl(unsigned nr);
+/* vc_radeon.c: the radeon driver ioctls (radeon_ioctls_kms[]), nr counted from DRM_COMMAND_BASE */
+const struct vc_ioctl_desc *vc_radeon_ioctl(unsigned index);
+
+/* vc_cs.c: the CS ioctl; relocations name handles of file f */
+int vc_cs_ioctl(struct vc_file *f, void *arg);
 
 /* vc_cp.c: execute a checked (or raw) GFX indirect buffer */
 int vc_cp_exec(struct vcedar *vc, const uint32_t *ib, size_t ndw, struct vc_error *err);

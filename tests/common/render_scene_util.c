@@ -1,4 +1,4 @@
-/* Render-test helpers around the reference scene (src/render/render_scene.h):
+/* Render-test helpers around the reference scene (tests/common/render_scene.h):
  * each fails the calling test with the reason instead of returning it. */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -8,7 +8,7 @@
 
 #include "eg_regs.h"
 #include "src/render/render_priv.h"
-#include "src/render/render_scene.h"
+#include "tests/common/render_scene.h"
 #include "test_util.h"
 
 void test_scene_render_demo(struct scene *sc, unsigned samples)

@@ -12,19 +12,11 @@
 #define FRAME_WIDTH 1280u
 #define FRAME_HEIGHT 720u
 
-/* Clear colour (0.2, 0.3, 0.3, 1.0), and the bytes the real card stored for
- * it (tests/data/cedar/README.md): 0.3 * 255 = 76.5 became 0x4C, so a
- * renderer that rounds half up (0x4D) is one off. */
-static const float frame_clear_rgba[4] = {0.2f, 0.3f, 0.3f, 1.0f};
+/* The scene's clear colour (cedar_demo_clear_rgba, 0.2, 0.3, 0.3, 1.0) as
+ * the real card stored it (tests/data/cedar/README.md): 0.3 * 255 = 76.5
+ * became 0x4C, so a renderer that rounds half up (0x4D) is one off.  The
+ * triangle is cedar_demo_triangle (cedar/demo.h). */
 static const uint8_t frame_clear_bytes[4] = {0x33, 0x4C, 0x4C, 0xFF};
-
-/* One triangle in normalized device coordinates (x, y, z), per-vertex RGB:
- * bottom right red, bottom left blue, top green. */
-static const float frame_vertices[3][6] = {
-    {0.5846f, -0.9f, 0.0f, 1.0f, 0.0f, 0.0f},
-    {-0.5846f, -0.9f, 0.0f, 0.0f, 0.0f, 1.0f},
-    {0.0f, 0.9f, 0.0f, 0.0f, 1.0f, 0.0f},
-};
 
 /* Byte order of a read-back pixel. */
 enum frame_order { FRAME_RGBA, FRAME_BGRA };

@@ -1,17 +1,18 @@
 /* The reference scene of the seed write-up (and the demo's default frame),
  * drawn straight through vc_render_draw with a hand-programmed register file:
  * fast clear by CMask, one triangle into an FMask-compressed MSAA surface,
- * CB resolve into a 2D-tiled single-sample surface.  Used by the fidelity
- * test (against the real card's frame) and by the frame benchmark.
+ * CB resolve into a 2D-tiled single-sample surface.  Used by the render
+ * tests (the fidelity test compares it with the real card's frame); a test
+ * double, so it lives with the tests, not in the library.
  *
  * Its shader stages are a FIXED-FUNCTION STAND-IN for the Evergreen
- * interpreter (scene.c: fixed_function_vertex / _pixel): positions and
+ * interpreter (render_scene.c: fixed_function_vertex / _pixel): positions and
  * colours from a table, colour interpolated at the pixel centre the way the
  * scene's pixel shader does (INTERP_XY/ZW: P0 + i*(P1-P0) + j*(P2-P0)).  It
  * is a test double, not the product path: the product path is the demo's
  * command stream through the virtual Cedar's command processor. */
-#ifndef CEDAR_RENDER_SCENE_H
-#define CEDAR_RENDER_SCENE_H
+#ifndef CEDAR_TESTS_COMMON_RENDER_SCENE_H
+#define CEDAR_TESTS_COMMON_RENDER_SCENE_H
 
 #include <stdbool.h>
 #include <stdint.h>

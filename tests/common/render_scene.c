@@ -9,7 +9,7 @@
 
 #include "cedar/image.h"
 #include "cedar/shader.h"
-#include "render_scene.h"
+#include "tests/common/render_scene.h"
 
 #define SCENE_W 1280
 #define SCENE_H 720
