@@ -38,8 +38,10 @@ REGS_DB  := $(sort $(wildcard regs/*.regs))
 GEN_H    := $(BUILD)/gen/eg_regs.h
 GEN_C    := $(BUILD)/gen/eg_regs_db.c
 
-# Library: every .c under src/ (one folder per layer) and cmdbuf/.
-LIB_SRCS := $(sort $(wildcard src/*.c src/*/*.c cmdbuf/*.c))
+# Library: every .c under src/ (one folder per layer) and cmdbuf/, except
+# src/shim/: it defines libc's names and lives only in the preload library.
+SHIM_SRCS := $(sort $(wildcard src/shim/*.c))
+LIB_SRCS := $(filter-out $(SHIM_SRCS),$(sort $(wildcard src/*.c src/*/*.c cmdbuf/*.c)))
 LIB_OBJS := $(LIB_SRCS:%.c=$(BUILD)/obj/%.o) $(BUILD)/obj/gen/eg_regs_db.o
 SAN_OBJS := $(LIB_SRCS:%.c=$(BUILD)/san/%.o) $(BUILD)/san/gen/eg_regs_db.o
 LIB      := $(BUILD)/libcedar.a
@@ -106,9 +108,9 @@ deps:
 	@if ! command -v $(PYTHON) >/dev/null 2>&1 || ! command -v pkg-config >/dev/null 2>&1 \
 	   || ! pkg-config --exists $(PKGS) $(TESTPKGS) $(BENCHPKGS); then ./tools/install-deps; fi
 
-build-all: $(LIB) $(TOOLS)
+build-all: $(LIB) $(TOOLS) $(SHIM)
 
-build-tests: $(SAN_LIB) $(SAN_TOOLS) $(TESTS)
+build-tests: $(SAN_LIB) $(SAN_TOOLS) $(TESTS) $(SHIM)
 
 test-run:
 	@BUILD=$(BUILD) ./tests/run-tests
@@ -160,7 +162,40 @@ $(SAN_LIB): $(SAN_OBJS)
 	@rm -f $@
 	ar rcs $@ $^
 
+# --- the cedar-run preload library --------------------------------------
+# Position-independent copies of the library's objects, linked with the
+# shim's own (fake_sysfs.c is cedar-run's, not the shim's).  Only the libc
+# names the shim stands in for are exported (src/shim/exports.map).
+SHIM       := $(BUILD)/libcedar-shim.so
+SHIM_OBJS  := $(filter-out $(BUILD)/pic/src/shim/fake_sysfs.o,$(SHIM_SRCS:%.c=$(BUILD)/pic/%.o))
+PIC_OBJS   := $(LIB_SRCS:%.c=$(BUILD)/pic/%.o) $(BUILD)/pic/gen/eg_regs_db.o
+PIC_LIB    := $(BUILD)/pic/libcedar.a
+
+$(BUILD)/pic/%.o: %.c | $(GEN_H)
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -fPIC -fvisibility=hidden -c $< -o $@
+
+$(BUILD)/pic/gen/eg_regs_db.o: $(GEN_C) $(GEN_H)
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -fPIC -fvisibility=hidden -c $< -o $@
+
+$(PIC_LIB): $(PIC_OBJS)
+	@rm -f $@
+	ar rcs $@ $^
+
+$(SHIM): $(SHIM_OBJS) $(PIC_LIB) src/shim/exports.map
+	$(CC) $(CFLAGS) -shared -Wl,--version-script=src/shim/exports.map -Wl,-z,defs -o $@ \
+	    $(SHIM_OBJS) $(PIC_LIB) $(PKG_LIBS) -ldl -lpthread
+
 # --- programs -------------------------------------------------------------
+# cedar-run also links the fake device tree it builds.
+$(BUILD)/cedar-run: $(BUILD)/obj/tools/cedar-run.o $(BUILD)/obj/src/shim/fake_sysfs.o $(LIB)
+	$(CC) $(CFLAGS) -o $@ $^ $(PKG_LIBS)
+
+$(BUILD)/san/bin/cedar-run: $(BUILD)/san/tools/cedar-run.o $(BUILD)/san/src/shim/fake_sysfs.o $(SAN_LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(SAN) -o $@ $^ $(PKG_LIBS)
+
 $(BUILD)/cedar-%: $(BUILD)/obj/tools/cedar-%.o $(LIB)
 	$(CC) $(CFLAGS) -o $@ $^ $(PKG_LIBS)
 

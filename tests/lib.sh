@@ -32,3 +32,16 @@ status_is() {
 
 # out_has pattern: the last status_is command's stdout has a line matching it.
 out_has() { grep -q -- "$1" "$tmp/out" || { echo "  output lacks '$1':" >&2; head -5 "$tmp/out" >&2; return 1; }; }
+
+# usage_error what command...: PASS when the command exits 2 with exactly one
+# line on stderr and nothing on stdout (how every tool reports bad usage).
+usage_error() {
+    local what=$1; shift
+    "$@" >"$tmp/out" 2>"$tmp/err"
+    local rc=$?
+    if [ "$rc" -eq 2 ] && [ "$(wc -l <"$tmp/err")" -eq 1 ] && [ ! -s "$tmp/out" ]; then
+        pass "bad usage ($what): exit 2, one line"
+    else
+        fail "bad usage ($what): exit $rc, stderr: $(cat "$tmp/err")"
+    fi
+}

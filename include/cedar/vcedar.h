@@ -172,6 +172,12 @@ struct vcedar *vcedar_of(struct cedar_dev *dev);
  * mapping keeps its file open: a shim that closes files faithfully destroys
  * one only after its mappings are gone).  Returns 0 or -errno. */
 int vcedar_open_file(struct vcedar *vc, bool render_node, struct cedar_dev **out);
+/* The kernel's definition of the ioctl a request number selects, as
+ * drm_ioctl() finds it (by type 'd' and number alone): its own request
+ * number, with the direction and size of the kernel's struct, or 0 when no
+ * handler has that number.  A caller that copies user memory in and out
+ * around the ioctl (cedar-run's shim) sizes its copies with it. */
+unsigned long vcedar_ioctl_definition(unsigned long request);
 /* Size in bytes of the buffer behind `handle` in this DRM file (for
  * captures). 0 or -ENOENT. */
 int vcedar_file_bo_size(struct cedar_dev *file, uint32_t handle, uint64_t *size);
