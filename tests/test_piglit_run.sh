@@ -153,6 +153,8 @@ FAKE_FALLBACK=1 status_is 1 $RUN "${opts[@]}" "$tmp/one.list"
 check "a cedar side that renders on llvmpipe is refused (exit 1)" grep -q "cedar side: .* renderer is 'llvmpipe (fake)'" "$tmp/err"
 status_is 1 $RUN "${opts[@]}" --cedar-run "$tmp/no-cedar-run" "$tmp/one.list"
 check "missing cedar-run: exit 1" grep -q "no-cedar-run not found" "$tmp/err"
+check "a relative cedar-run path (tests run in BUILD/piglit/work)" \
+    status_is 0 $RUN "${opts[@]}" --cedar-run "$(realpath --relative-to=. "$tmp/cedar-run")" "$tmp/one.list"
 check "llvmpipe alone runs without cedar-run" \
     status_is 0 $RUN "${opts[@]}" --cedar-run "$tmp/no-cedar-run" --sides llvmpipe "$tmp/one.list"
 check "llvmpipe alone: counts, no discriminating figure" \

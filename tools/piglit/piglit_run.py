@@ -267,7 +267,8 @@ def parse_args(argv):
         raise UsageError("--sides: unknown side '%s' (choose from %s)"
                          % (",".join(bad), ",".join(SIDES)))
     args.sides = [s for s in SIDES if s in sides]
-    args.cedar_run = args.cedar_run or os.path.join(args.build, "cedar-run")
+    # Absolute: the tests run in BUILD/piglit/work.
+    args.cedar_run = os.path.abspath(args.cedar_run or os.path.join(args.build, "cedar-run"))
     args.outdir = os.path.join(args.build, "piglit")
     args.workdir = os.path.abspath(os.path.join(args.outdir, "work"))
     return args
