@@ -41,7 +41,9 @@ GEN_C    := $(BUILD)/gen/eg_regs_db.c
 # Library: every .c under src/ (one folder per layer) and cmdbuf/, except
 # src/shim/: it defines libc's names and lives only in the preload library.
 SHIM_SRCS := $(sort $(wildcard src/shim/*.c))
-SHIM      := $(BUILD)/libcedar-shim.so
+# Defined before build-all / build-tests name it (a rule's prerequisites are
+# expanded when make reads the rule).
+SHIM     := $(BUILD)/libcedar-shim.so
 LIB_SRCS := $(filter-out $(SHIM_SRCS),$(sort $(wildcard src/*.c src/*/*.c cmdbuf/*.c)))
 LIB_OBJS := $(LIB_SRCS:%.c=$(BUILD)/obj/%.o) $(BUILD)/obj/gen/eg_regs_db.o
 SAN_OBJS := $(LIB_SRCS:%.c=$(BUILD)/san/%.o) $(BUILD)/san/gen/eg_regs_db.o
