@@ -41,6 +41,9 @@ GEN_C    := $(BUILD)/gen/eg_regs_db.c
 # Library: every .c under src/ (one folder per layer) and cmdbuf/, except
 # src/shim/: it defines libc's names and lives only in the preload library.
 SHIM_SRCS := $(sort $(wildcard src/shim/*.c))
+# Defined before build-all / build-tests name it (a rule's prerequisites are
+# expanded when make reads the rule).
+SHIM     := $(BUILD)/libcedar-shim.so
 LIB_SRCS := $(filter-out $(SHIM_SRCS),$(sort $(wildcard src/*.c src/*/*.c cmdbuf/*.c)))
 LIB_OBJS := $(LIB_SRCS:%.c=$(BUILD)/obj/%.o) $(BUILD)/obj/gen/eg_regs_db.o
 SAN_OBJS := $(LIB_SRCS:%.c=$(BUILD)/san/%.o) $(BUILD)/san/gen/eg_regs_db.o
@@ -166,7 +169,6 @@ $(SAN_LIB): $(SAN_OBJS)
 # Position-independent copies of the library's objects, linked with the
 # shim's own (fake_sysfs.c is cedar-run's, not the shim's).  Only the libc
 # names the shim stands in for are exported (src/shim/exports.map).
-SHIM       := $(BUILD)/libcedar-shim.so
 SHIM_OBJS  := $(filter-out $(BUILD)/pic/src/shim/fake_sysfs.o,$(SHIM_SRCS:%.c=$(BUILD)/pic/%.o))
 PIC_OBJS   := $(LIB_SRCS:%.c=$(BUILD)/pic/%.o) $(BUILD)/pic/gen/eg_regs_db.o
 PIC_LIB    := $(BUILD)/pic/libcedar.a

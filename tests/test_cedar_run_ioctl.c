@@ -22,6 +22,7 @@
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 #include <sys/wait.h>
+#include <termios.h>
 #include <unistd.h>
 #include <cmocka.h>
 
@@ -103,6 +104,12 @@ static void node_is_radeon(void **state)
     struct drm_radeon_info info = { .request = RADEON_INFO_DEVICE_ID, .value = (uintptr_t)&id };
     assert_int_equal(xioctl(fd, DRM_IOCTL_RADEON_INFO, &info), 0);
     assert_int_equal(id, 0x68F9);
+    /* what the VFS answers for any file: close-on-exec, no terminal */
+    assert_int_equal(fcntl(fd, F_GETFD) & FD_CLOEXEC, FD_CLOEXEC);
+    assert_int_equal(xioctl(fd, FIONCLEX, NULL), 0);
+    assert_int_equal(fcntl(fd, F_GETFD) & FD_CLOEXEC, 0);
+    struct termios t;
+    assert_int_equal(xioctl(fd, TCGETS, &t), -ENOTTY);
     close(fd);
 }
 

@@ -199,6 +199,21 @@ static int ioctl_cs(struct cedar_dev *dev, unsigned long request, struct drm_rad
         k.chunks = (uint64_t)(uintptr_t)karray;
         if (shim_cfg.capture_dir[0])
             shim_capture_cs(dev, &k);
+        if (shim_cfg.trace) {
+            uint32_t ring = RADEON_CS_RING_GFX, ib_dw = 0, reloc_dw = 0;
+            for (uint32_t i = 0; i < n; i++) {
+                const uint32_t *d = data[i];
+                if (chunks[i].chunk_id == RADEON_CHUNK_ID_FLAGS && chunks[i].length_dw > 1)
+                    ring = d[1];
+                else if (chunks[i].chunk_id == RADEON_CHUNK_ID_IB)
+                    ib_dw = chunks[i].length_dw;
+                else if (chunks[i].chunk_id == RADEON_CHUNK_ID_RELOCS)
+                    reloc_dw = chunks[i].length_dw;
+            }
+            static const char *const rings[] = { "gfx", "compute", "dma", "uvd", "vce" };
+            shim_log("CS on the %s ring: %u dwords, %u relocations",
+                     ring < sizeof rings / sizeof rings[0] ? rings[ring] : "unknown", ib_dw, reloc_dw / 4);
+        }
         struct vcedar_stats before, after;
         vcedar_stats(shim_gpu(), &before);
         rc = call(dev, request, &k);
@@ -261,7 +276,10 @@ SHIM_EXPORT int ioctl(int fd, unsigned long request, ...)
     void *arg = va_arg(ap, void *);
     va_end(ap);
     struct shim_file *f = shim_fd_file(fd);
-    if (!f)
+    /* Requests of another type than DRM's ('d') never reach drm_ioctl: the
+     * VFS answers FIOCLEX, FIONBIO, ... itself, and TCGETS & co. get -ENOTTY
+     * from a device as from the stand-in file under the fd. */
+    if (!f || _IOC_TYPE(request) != DRM_IOCTL_BASE)
         return REAL(ioctl, "ioctl")(fd, request, arg);
     int rc = shim_drm_ioctl(f, request, arg);
     if (rc < 0) {
