@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cedar/bigmem.h"
 #include "render_priv.h"
 
 #define MAX_TABLE_TILES (1u << 20)   /* 8192 x 8192 pixels */
@@ -18,7 +19,12 @@ struct addr_table {
     struct cedar_tile_map map;
     unsigned tiles_x, tiles_y;
     size_t tile_bytes;
-    void **tile;
+    /* Every tile's entry has its place in one lazily backed buffer
+     * (cedar_big_alloc: only what is touched costs memory, with few page
+     * faults), instead of a malloc per tile on a cold frame's path. */
+    uint8_t *slab;
+    size_t slab_bytes;
+    void **tile;          /* tile (mx, my)'s entry once filled, else NULL */
 };
 
 static size_t tile_bytes_of(const struct cedar_tile_map *m)
@@ -40,7 +46,10 @@ static struct addr_table *table_new(const struct cedar_tile_map *m)
     if (!t)
         return NULL;
     t->tile = calloc((size_t)tx * ty, sizeof *t->tile);
-    if (!t->tile) {
+    t->slab_bytes = (size_t)tx * ty * bytes;
+    t->slab = t->tile ? cedar_big_alloc(t->slab_bytes) : NULL;
+    if (!t->slab) {
+        free(t->tile);
         free(t);
         return NULL;
     }
@@ -55,8 +64,7 @@ static void table_free(struct addr_table *t)
 {
     if (!t)
         return;
-    for (size_t i = 0; i < (size_t)t->tiles_x * t->tiles_y; i++)
-        free(t->tile[i]);
+    cedar_big_free(t->slab, t->slab_bytes);
     free(t->tile);
     free(t);
 }
@@ -90,9 +98,7 @@ static void *tile_of(struct addr_table *t, unsigned mx, unsigned my)
     void **slot = &t->tile[(size_t)my * t->tiles_x + mx];
     if (*slot)
         return *slot;
-    void *e = malloc(t->tile_bytes);
-    if (!e)
-        return NULL;
+    void *e = t->slab + (size_t)(slot - t->tile) * t->tile_bytes;
     const struct cedar_tile_map *m = &t->map;
     if (m->is_fmask) {
         struct fmask_tile *f = e;

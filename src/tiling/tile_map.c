@@ -200,14 +200,15 @@ unsigned cedar_fmask_micro(const struct cedar_tile_map *m, unsigned mx, unsigned
      * group), so one tiled_addr per run places all of them. */
     const uint32_t plane_bytes = MICRO_TILE_PIXELS * m->elem_bits / 8;
     const unsigned runs = plane_bytes / m->run_bytes;
+    const unsigned lg_run = log2u(m->run_bytes);   /* a power of two (init_common) */
     for (unsigned p = 0; p < m->planes; p++) {
         uint64_t run[CEDAR_MICRO_RUNS_MAX];
         for (unsigned k = 0; k < runs && k < CEDAR_MICRO_RUNS_MAX; k++)
             run[k] = tiled_addr(m, mx * 8, my * 8, slice, p * plane_bytes + k * m->run_bytes);
         for (unsigned xy = 0; xy < MICRO_TILE_PIXELS; xy++) {
             unsigned pi = m->pix_index[xy];
-            uint32_t b = pi * m->elem_bits / 8;   /* the pixel's byte in the plane */
-            byte[xy][p] = run[b / m->run_bytes] + b % m->run_bytes;
+            uint32_t b = (pi * m->elem_bits) >> 3;   /* the pixel's byte in the plane */
+            byte[xy][p] = run[b >> lg_run] + (b & (m->run_bytes - 1));
             bit0[xy][p] = (uint8_t)((pi * m->elem_bits) & 7);
         }
     }
