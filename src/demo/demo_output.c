@@ -2,6 +2,7 @@
  * exactly as read back), the MSAA buffer's three parts, a magnified MSAA
  * edge and a fragments-per-pixel map from the FMask. */
 #include <errno.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -175,6 +176,72 @@ static const uint8_t *zero_pages_at(const struct cedar_demo_result *res, uint64_
     return res->color_zero_pages && offset % 4096 == 0 ? res->color_zero_pages + offset / 4096 : NULL;
 }
 
+/* The two independent halves of the outputs, one per thread. */
+struct output_job {
+    const struct cedar_demo_plan *plan;
+    const struct cedar_demo_result *res;
+    const char *dir;
+    int rc;
+    char err[512];
+};
+
+/* frame.tiled.bin, frame.png, edge-zoom.png. */
+static int write_frame_files(struct output_job *j)
+{
+    const struct cedar_msaa_layout *l = &j->plan->layout;
+    const struct cedar_demo_result *res = j->res;
+    bool msaa = l->color.samples > 1;
+    unsigned w = j->plan->cfg.width, h = j->plan->cfg.height;
+    /* The frame: the resolve target (MSAA) or the colour buffer itself. */
+    const struct cedar_surface *fs = msaa ? &l->resolve : &l->color;
+    const uint8_t *frame = msaa ? res->resolve : res->color;
+    size_t frame_size = msaa ? res->resolve_size : (size_t)l->color.size;
+    if (!frame || frame_size < fs->size) {
+        snprintf(j->err, sizeof j->err, "nothing was read back");
+        return -1;
+    }
+    if (write_file(j->dir, "frame.tiled.bin", frame, (size_t)fs->size, msaa ? NULL : res->color_zero_pages,
+                   j->err, sizeof j->err) != 0)
+        return -1;
+    size_t stride, bytes;
+    uint8_t *bgra = detile_frame(fs, frame, frame_size, &stride, &bytes, j->err, sizeof j->err);
+    if (!bgra)
+        return -1;
+    int rc = write_png(j->dir, "frame.png", bgra, w, h, stride, CEDAR_PNG_BGRA8, j->err, sizeof j->err);
+    if (rc == 0)
+        rc = write_edge_zoom(bgra, stride, w, h, j->dir, j->err, sizeof j->err);
+    cedar_big_free(bgra, bytes);
+    return rc;
+}
+
+/* msaa.color.bin, msaa.fmask.bin, msaa.cmask.bin, fmask-fragments.png. */
+static int write_msaa_files(struct output_job *j)
+{
+    const struct cedar_msaa_layout *l = &j->plan->layout;
+    const struct cedar_demo_result *res = j->res;
+    if (!res->color || res->color_size < l->total_size) {
+        snprintf(j->err, sizeof j->err, "the MSAA buffer read back is smaller than its layout");
+        return -1;
+    }
+    const uint8_t *fmask_zero = zero_pages_at(res, l->fmask.offset);
+    if (write_file(j->dir, "msaa.color.bin", res->color, (size_t)l->color.size, res->color_zero_pages,
+                   j->err, sizeof j->err) != 0 ||
+        write_file(j->dir, "msaa.fmask.bin", res->color + l->fmask.offset, (size_t)l->fmask.surf.size,
+                   fmask_zero, j->err, sizeof j->err) != 0 ||
+        write_file(j->dir, "msaa.cmask.bin", res->color + l->cmask.offset, (size_t)l->cmask.size,
+                   zero_pages_at(res, l->cmask.offset), j->err, sizeof j->err) != 0)
+        return -1;
+    return write_fmask_fragments(j->plan, res->color + l->fmask.offset, (size_t)l->fmask.surf.size,
+                                 fmask_zero, j->dir, j->err, sizeof j->err);
+}
+
+static void *msaa_files_thread(void *arg)
+{
+    struct output_job *j = arg;
+    j->rc = write_msaa_files(j);
+    return NULL;
+}
+
 int cedar_demo_write_outputs(const struct cedar_demo_plan *plan,
                              const struct cedar_demo_result *res, const char *dir, char *err,
                              size_t errlen)
@@ -183,44 +250,22 @@ int cedar_demo_write_outputs(const struct cedar_demo_plan *plan,
         snprintf(err, errlen, "cannot create %s: %s", dir, strerror(errno));
         return -1;
     }
-    const struct cedar_msaa_layout *l = &plan->layout;
-    bool msaa = l->color.samples > 1;
-    unsigned w = plan->cfg.width, h = plan->cfg.height;
-
-    /* The frame: the resolve target (MSAA) or the colour buffer itself. */
-    const struct cedar_surface *fs = msaa ? &l->resolve : &l->color;
-    const uint8_t *frame = msaa ? res->resolve : res->color;
-    size_t frame_size = msaa ? res->resolve_size : (size_t)l->color.size;
-    if (!frame || frame_size < fs->size) {
-        snprintf(err, errlen, "nothing was read back");
-        return -1;
-    }
-    if (write_file(dir, "frame.tiled.bin", frame, (size_t)fs->size, msaa ? NULL : res->color_zero_pages,
-                   err, errlen) != 0)
-        return -1;
-    size_t stride, bytes;
-    uint8_t *bgra = detile_frame(fs, frame, frame_size, &stride, &bytes, err, errlen);
-    if (!bgra)
-        return -1;
-    int rc = write_png(dir, "frame.png", bgra, w, h, stride, CEDAR_PNG_BGRA8, err, errlen);
-    if (rc == 0)
-        rc = write_edge_zoom(bgra, stride, w, h, dir, err, errlen);
-    cedar_big_free(bgra, bytes);
-    if (rc != 0 || !msaa)
-        return rc;
-
-    if (res->color_size < l->total_size) {
-        snprintf(err, errlen, "the MSAA buffer read back is smaller than its layout");
-        return -1;
-    }
-    const uint8_t *fmask_zero = zero_pages_at(res, l->fmask.offset);
-    if (write_file(dir, "msaa.color.bin", res->color, (size_t)l->color.size, res->color_zero_pages,
-                   err, errlen) != 0 ||
-        write_file(dir, "msaa.fmask.bin", res->color + l->fmask.offset, (size_t)l->fmask.surf.size,
-                   fmask_zero, err, errlen) != 0 ||
-        write_file(dir, "msaa.cmask.bin", res->color + l->cmask.offset, (size_t)l->cmask.size,
-                   zero_pages_at(res, l->cmask.offset), err, errlen) != 0)
-        return -1;
-    return write_fmask_fragments(plan, res->color + l->fmask.offset, (size_t)l->fmask.surf.size,
-                                 fmask_zero, dir, err, errlen);
+    struct output_job frame = {.plan = plan, .res = res, .dir = dir};
+    struct output_job ms = frame;
+    bool msaa = plan->layout.color.samples > 1;
+    /* MSAA: the MSAA buffer's files on a second thread while this one
+     * de-tiles and encodes the frame (they share nothing but the read
+     * back buffers, which both only read); the files are the same in
+     * either order.  Without a thread, one after the other. */
+    pthread_t t;
+    bool threaded = msaa && pthread_create(&t, NULL, msaa_files_thread, &ms) == 0;
+    frame.rc = write_frame_files(&frame);
+    if (threaded)
+        pthread_join(t, NULL);
+    else if (msaa && frame.rc == 0)
+        ms.rc = write_msaa_files(&ms);
+    const struct output_job *failed = frame.rc ? &frame : ms.rc ? &ms : NULL;
+    if (failed)
+        snprintf(err, errlen, "%s", failed->err);
+    return failed ? -1 : 0;
 }
