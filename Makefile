@@ -40,17 +40,25 @@ REGS_DB  := $(sort $(wildcard regs/*.regs))
 GEN_H    := $(BUILD)/gen/eg_regs.h
 GEN_C    := $(BUILD)/gen/eg_regs_db.c
 
-# Library: every .c under src/ (one folder per layer) and cmdbuf/.
-LIB_SRCS := $(sort $(wildcard src/*.c src/*/*.c cmdbuf/*.c))
+# Library: every .c under src/ (one folder per layer) and cmdbuf/, except
+# src/shim/: it defines libc's names and lives only in the preload library.
+SHIM_SRCS := $(sort $(wildcard src/shim/*.c))
+# Defined before build-all / build-tests name it (a rule's prerequisites are
+# expanded when make reads the rule).
+SHIM     := $(BUILD)/libcedar-shim.so
+LIB_SRCS := $(filter-out $(SHIM_SRCS),$(sort $(wildcard src/*.c src/*/*.c cmdbuf/*.c)))
 LIB_OBJS := $(LIB_SRCS:%.c=$(BUILD)/obj/%.o) $(BUILD)/obj/gen/eg_regs_db.o
 SAN_OBJS := $(LIB_SRCS:%.c=$(BUILD)/san/%.o) $(BUILD)/san/gen/eg_regs_db.o
 LIB      := $(BUILD)/libcedar.a
 SAN_LIB  := $(BUILD)/san/libcedar.a
 
-# Programs: tools/cedar-NAME.c -> build/cedar-NAME (and a sanitized copy for tests).
+# Programs: tools/cedar-NAME.c and tools/bench/cedar-NAME.c -> build/cedar-NAME
+# (and a sanitized copy for tests).
 TOOL_SRCS := $(sort $(wildcard tools/cedar-*.c))
-TOOLS     := $(TOOL_SRCS:tools/%.c=$(BUILD)/%)
-SAN_TOOLS := $(TOOL_SRCS:tools/%.c=$(BUILD)/san/bin/%)
+TOOL_SRCS += $(sort $(wildcard tools/bench/cedar-*.c))
+TOOLS     := $(notdir $(TOOL_SRCS:%.c=%))
+SAN_TOOLS := $(TOOLS:%=$(BUILD)/san/bin/%)
+TOOLS     := $(TOOLS:%=$(BUILD)/%)
 
 # Tests: tests/test_NAME.c -> build/tests/test_NAME (cmocka, ASan+UBSan);
 # tests/common/*.c is linked into every test; tests/test_*.sh are CLI tests.
@@ -122,9 +130,9 @@ deps:
 	@if ! command -v $(PYTHON) >/dev/null 2>&1 || ! command -v pkg-config >/dev/null 2>&1 \
 	   || ! pkg-config --exists $(PKGS) $(TESTPKGS) $(BENCHPKGS); then ./tools/install-deps; fi
 
-build-all: $(LIB) $(TOOLS)
+build-all: $(LIB) $(TOOLS) $(SHIM)
 
-build-tests: $(SAN_LIB) $(SAN_TOOLS) $(TESTS) $(FUZZ_REPLAYS)
+build-tests: $(SAN_LIB) $(SAN_TOOLS) $(TESTS) $(SHIM) $(FUZZ_REPLAYS)
 
 test-run:
 	@BUILD=$(BUILD) ./tests/run-tests
@@ -176,7 +184,39 @@ $(SAN_LIB): $(SAN_OBJS)
 	@rm -f $@
 	ar rcs $@ $^
 
+# --- the cedar-run preload library --------------------------------------
+# Position-independent copies of the library's objects, linked with the
+# shim's own (fake_sysfs.c is cedar-run's, not the shim's).  Only the libc
+# names the shim stands in for are exported (src/shim/exports.map).
+SHIM_OBJS  := $(filter-out $(BUILD)/pic/src/shim/fake_sysfs.o,$(SHIM_SRCS:%.c=$(BUILD)/pic/%.o))
+PIC_OBJS   := $(LIB_SRCS:%.c=$(BUILD)/pic/%.o) $(BUILD)/pic/gen/eg_regs_db.o
+PIC_LIB    := $(BUILD)/pic/libcedar.a
+
+$(BUILD)/pic/%.o: %.c | $(GEN_H)
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -fPIC -fvisibility=hidden -c $< -o $@
+
+$(BUILD)/pic/gen/eg_regs_db.o: $(GEN_C) $(GEN_H)
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -fPIC -fvisibility=hidden -c $< -o $@
+
+$(PIC_LIB): $(PIC_OBJS)
+	@rm -f $@
+	ar rcs $@ $^
+
+$(SHIM): $(SHIM_OBJS) $(PIC_LIB) src/shim/exports.map
+	$(CC) $(CFLAGS) -shared -Wl,--version-script=src/shim/exports.map -Wl,-z,defs -o $@ \
+	    $(SHIM_OBJS) $(PIC_LIB) $(PKG_LIBS) -ldl -lpthread
+
 # --- programs -------------------------------------------------------------
+# cedar-run also links the fake device tree it builds.
+$(BUILD)/cedar-run: $(BUILD)/obj/tools/cedar-run.o $(BUILD)/obj/src/shim/fake_sysfs.o $(LIB)
+	$(CC) $(CFLAGS) -o $@ $^ $(PKG_LIBS)
+
+$(BUILD)/san/bin/cedar-run: $(BUILD)/san/tools/cedar-run.o $(BUILD)/san/src/shim/fake_sysfs.o $(SAN_LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(SAN) -o $@ $^ $(PKG_LIBS)
+
 $(BUILD)/cedar-%: $(BUILD)/obj/tools/cedar-%.o $(LIB)
 	$(CC) $(CFLAGS) -o $@ $^ $(PKG_LIBS)
 
@@ -187,7 +227,10 @@ $(BUILD)/san/bin/cedar-%: $(BUILD)/san/tools/cedar-%.o $(SAN_LIB)
 # cedar-bench also links tools/bench/ (the frame benchmark), and it and
 # cedar-gldemo link tools/gl/ (the demo's scene through EGL/GLES: llvmpipe,
 # or Mesa's r600 driver under cedar-run) and EGL/GLES.
-BENCH_SRCS := $(sort $(wildcard tools/bench/*.c))
+# tools/bench/cedar-*.c are programs of their own (cedar-gl-once: the
+# llvmpipe side of `cedar-bench startup`), not parts of cedar-bench.
+BENCH_PROG_SRCS := $(sort $(wildcard tools/bench/cedar-*.c))
+BENCH_SRCS := $(filter-out $(BENCH_PROG_SRCS),$(sort $(wildcard tools/bench/*.c)))
 GL_SRCS    := $(sort $(wildcard tools/gl/*.c))
 BENCH_LIBS  = $(shell pkg-config --libs $(BENCHPKGS))
 $(BUILD)/cedar-bench: $(BUILD)/obj/tools/cedar-bench.o $(BENCH_SRCS:%.c=$(BUILD)/obj/%.o) $(GL_SRCS:%.c=$(BUILD)/obj/%.o) $(LIB)
@@ -201,6 +244,14 @@ $(BUILD)/cedar-gldemo: $(BUILD)/obj/tools/cedar-gldemo.o $(GL_SRCS:%.c=$(BUILD)/
 	$(CC) $(CFLAGS) -o $@ $^ $(PKG_LIBS) $(BENCH_LIBS)
 
 $(BUILD)/san/bin/cedar-gldemo: $(BUILD)/san/tools/cedar-gldemo.o $(GL_SRCS:%.c=$(BUILD)/san/%.o) $(SAN_LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(SAN) -o $@ $^ $(PKG_LIBS) $(BENCH_LIBS)
+
+GL_ONCE_OBJS = tools/bench/frame_check.c $(GL_SRCS)
+$(BUILD)/cedar-gl-once: $(BUILD)/obj/tools/bench/cedar-gl-once.o $(GL_ONCE_OBJS:%.c=$(BUILD)/obj/%.o) $(LIB)
+	$(CC) $(CFLAGS) -o $@ $^ $(PKG_LIBS) $(BENCH_LIBS)
+
+$(BUILD)/san/bin/cedar-gl-once: $(BUILD)/san/tools/bench/cedar-gl-once.o $(GL_ONCE_OBJS:%.c=$(BUILD)/san/%.o) $(SAN_LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(SAN) -o $@ $^ $(PKG_LIBS) $(BENCH_LIBS)
 

@@ -11,28 +11,18 @@ else
     fail "--help"
 fi
 
-bad() { # description, args...
-    local what=$1; shift
-    "$TOOL" "$@" >"$tmp/out" 2>"$tmp/err"
-    local rc=$?
-    if [ "$rc" -eq 2 ] && [ "$(wc -l <"$tmp/err")" -eq 1 ] && [ ! -s "$tmp/out" ]; then
-        pass "bad usage ($what): exit 2, one line"
-    else
-        fail "bad usage ($what): exit $rc, stderr: $(cat "$tmp/err")"
-    fi
-}
-bad "samples 3" --dry-run --samples 3
-bad "samples 16" --dry-run --samples 16
-bad "samples text" --dry-run --samples eight
-bad "width 0" --dry-run --width 0
-bad "width 8193" --dry-run --width 8193
-bad "height negative" --dry-run --height -5
-bad "clear colour too short" --dry-run --clear-color 334C4
-bad "clear colour not hex" --dry-run --clear-color 33GG4C
-bad "unknown option" --dry-run --frobnicate
-bad "missing argument" --dry-run --samples
-bad "stray argument" --dry-run extra
-bad "capture with dry run" --dry-run --capture "$tmp/x.bof"
+usage_error "samples 3" "$TOOL" --dry-run --samples 3
+usage_error "samples 16" "$TOOL" --dry-run --samples 16
+usage_error "samples text" "$TOOL" --dry-run --samples eight
+usage_error "width 0" "$TOOL" --dry-run --width 0
+usage_error "width 8193" "$TOOL" --dry-run --width 8193
+usage_error "height negative" "$TOOL" --dry-run --height -5
+usage_error "clear colour too short" "$TOOL" --dry-run --clear-color 334C4
+usage_error "clear colour not hex" "$TOOL" --dry-run --clear-color 33GG4C
+usage_error "unknown option" "$TOOL" --dry-run --frobnicate
+usage_error "missing argument" "$TOOL" --dry-run --samples
+usage_error "stray argument" "$TOOL" --dry-run extra
+usage_error "capture with dry run" "$TOOL" --dry-run --capture "$tmp/x.bof"
 
 # With no AMD GPU visible (CI), listing finds none and says so.
 if ls /sys/bus/pci/devices/*/vendor >/dev/null 2>&1 && grep -qx 0x1002 /sys/bus/pci/devices/*/vendor 2>/dev/null; then

@@ -11,17 +11,15 @@ set -u
 RUN="python3 tools/piglit/piglit_run.py"
 
 mkdir -p "$tmp/piglit/bin" "$tmp/build"
-# cedar-run stand-in: [--no-exec] [options] -- PROGRAM ARGS
+# cedar-run stand-in: [--no-exec] [options] -- PROGRAM ARGS; like cedar-run it
+# waits for PROGRAM and exits with its status, 128+N for signal N.
 cat >"$tmp/cedar-run" <<'EOF'
-#!/bin/bash
-side=cedar
-while [ $# -gt 0 ] && [ "$1" != "--" ]; do
-    [ "$1" = "--no-exec" ] && side=null
-    shift
-done
-shift
-export FAKE_SIDE=$side
-exec "$@"
+#!/usr/bin/env python3
+import os, subprocess, sys
+args = sys.argv[1:]
+os.environ["FAKE_SIDE"] = "null" if "--no-exec" in args[:args.index("--")] else "cedar"
+rc = subprocess.call(args[args.index("--") + 1:])
+sys.exit(128 - rc if rc < 0 else rc)
 EOF
 # glinfo stand-in: the renderer each side would report; FAKE_FALLBACK makes
 # the cedar sides report llvmpipe (a shim that failed to take over).
@@ -40,9 +38,13 @@ say() { echo "PIGLIT: {\"result\": \"$1\" }"; }
 case "$1" in
     pass) say pass ;;
     nullfails) if [ "$side" = null ]; then say fail; exit 1; else say pass; fi ;;
-    cedarfails) case "$side" in llvmpipe) say pass ;; *) say fail; exit 1 ;; esac ;;
+    cedarfails) case "$side" in
+                    llvmpipe) say pass ;;
+                    *) echo "Probe color at (1,1)"; echo "cedar-run: a fault ($side)" >&2; say fail; exit 1 ;;
+                esac ;;
     cedarsegv) # a verdict, then a crash (say, in teardown): still a crash
                say pass; if [ "$side" = cedar ]; then echo "Probe color at (0,0)"; kill -SEGV $$; fi ;;
+    segv) say pass; kill -SEGV $$ ;;
     noresult) echo "some output, no verdict" ;;
     hang) if [ "$side" = cedar ]; then sleep 30; fi; say pass ;;
     subtests) echo 'PIGLIT: {"enumerate subtests": ["a", "b"]}'
@@ -68,6 +70,7 @@ cat >"$tmp/map.json" <<EOF
  "t@cedarfails": {"command": ["$f", "cedarfails"]},
  "t@nullfails-too": {"command": ["$f", "cedarfails"]},
  "t@cedarsegv": {"command": ["$f", "cedarsegv"]},
+ "t@segv": {"command": ["$f", "segv"]},
  "t@noresult": {"command": ["$f", "noresult"]},
  "t@hang": {"command": ["$f", "hang"]},
  "t@subtests": {"command": ["$f", "subtests"]},
@@ -87,6 +90,7 @@ t@nullfails      # trailing comment
 t@cedarfails
 t@nullfails-too
 t@cedarsegv
+t@segv
 t@noresult
 t@hang
 t@subtests
@@ -105,11 +109,11 @@ end=$(date +%s)
 check "runs a list of stand-in tests (exit 0)" [ $rc -eq 0 ]
 # By hand, per side (cedar / null / llvmpipe):
 #   pass pass pass | pass fail pass | fail fail pass | fail fail pass |
-#   crash pass pass | crash crash crash | timeout pass pass | fail fail pass |
+#   crash pass pass | crash crash crash | crash crash crash | timeout pass pass | fail fail pass |
 #   skip skip skip | warn warn warn | pass pass pass | pass pass pass | skip skip skip
-want="piglit fake cedar pass 4 fail 4 skip 2 crash 2 timeout 1 / null pass 5 fail 5 skip 2 crash 1 timeout 0 / llvmpipe pass 9 fail 1 skip 2 crash 1 timeout 0 / discriminating: 4 tests fail on the null device and pass on llvmpipe, of which the virtual Cedar passes 1"
+want="piglit fake cedar pass 4 fail 4 skip 2 crash 3 timeout 1 / null pass 5 fail 5 skip 2 crash 2 timeout 0 / llvmpipe pass 9 fail 1 skip 2 crash 2 timeout 0 / discriminating: 4 tests fail on the null device and pass on llvmpipe, of which the virtual Cedar passes 1"
 check_eq "summary line" "$(head -1 "$tmp/out")" "$want"
-check "wall time line" grep -q "^piglit fake wall time: cedar [0-9.]*s, null [0-9.]*s, llvmpipe [0-9.]*s (13 tests" "$tmp/out"
+check "wall time line" grep -q "^piglit fake wall time: cedar [0-9.]*s, null [0-9.]*s, llvmpipe [0-9.]*s (14 tests" "$tmp/out"
 check "the hanging test was stopped near its 2 s limit" [ $((end - start)) -lt 15 ]
 
 tsv="$tmp/build/piglit/fake.tsv"
@@ -117,6 +121,7 @@ check_eq "TSV header" "$(head -1 "$tsv")" "$(printf 'test\tcedar\tnull\tllvmpipe
 row() { awk -F'\t' -v n="$1" '$1 == n {print $2, $3, $4}' "$tsv"; }
 check_eq "TSV: lower-cased name, pass everywhere" "$(row t@pass)" "pass pass pass"
 check_eq "TSV: signal on cedar is a crash" "$(row t@cedarsegv)" "crash pass pass"
+check_eq "TSV: a signal after a verdict is a crash on every side" "$(row t@segv)" "crash crash crash"
 check_eq "TSV: no result line is a crash" "$(row t@noresult)" "crash crash crash"
 check_eq "TSV: over the limit is a timeout" "$(row t@hang)" "timeout pass pass"
 check_eq "TSV: a failing subtest fails the test" "$(row t@subtests)" "fail fail pass"
@@ -125,8 +130,13 @@ check_eq "TSV: an argument with a space and an empty one reach the test" "$(row 
 check_eq "TSV: per-side driver variables, platform, test env" "$(row t@env)" "pass pass pass"
 check_eq "TSV: a glx-only test is skipped on surfaceless_egl" "$(row t@glx-only)" "skip skip skip"
 check "TSV: seconds are numbers" awk -F'\t' 'NR > 1 && $5 !~ /^[0-9]+\.[0-9][0-9]$/ {exit 1}' "$tsv"
-check_eq "TSV: one row per test" "$(wc -l <"$tsv")" "14"
+check_eq "TSV: one row per test" "$(wc -l <"$tsv")" "15"
 check "log of the crash keeps the test's output" grep -q "Probe color at (0,0)" "$tmp/build/piglit/fake/cedar/t@cedarsegv.log"
+check "stderr lists the cedar crash with its first error line" \
+    grep -qx "  cedar crash: t@cedarsegv: Probe color at (0,0)" "$tmp/err"
+check "stderr: the first error line is the first line of the test's stderr" \
+    grep -qx "  cedar fail: t@cedarfails: cedar-run: a fault (cedar)" "$tmp/err"
+check "stderr does not list tests the cedar side passes" bash -c "! grep -q 't@pass' '$tmp/err'"
 
 # --- bad input: exit 2 with a clear message; a side that cannot run: exit 1
 status_is 2 $RUN "${opts[@]}" "$tmp/missing.list"
@@ -143,6 +153,8 @@ FAKE_FALLBACK=1 status_is 1 $RUN "${opts[@]}" "$tmp/one.list"
 check "a cedar side that renders on llvmpipe is refused (exit 1)" grep -q "cedar side: .* renderer is 'llvmpipe (fake)'" "$tmp/err"
 status_is 1 $RUN "${opts[@]}" --cedar-run "$tmp/no-cedar-run" "$tmp/one.list"
 check "missing cedar-run: exit 1" grep -q "no-cedar-run not found" "$tmp/err"
+check "a relative cedar-run path (tests run in BUILD/piglit/work)" \
+    status_is 0 $RUN "${opts[@]}" --cedar-run "$(realpath --relative-to=. "$tmp/cedar-run")" "$tmp/one.list"
 check "llvmpipe alone runs without cedar-run" \
     status_is 0 $RUN "${opts[@]}" --cedar-run "$tmp/no-cedar-run" --sides llvmpipe "$tmp/one.list"
 check "llvmpipe alone: counts, no discriminating figure" \

@@ -316,6 +316,16 @@ static void built_streams(void **state)
         uint32_t p[3] = { (0x28FFC - 0x28000) / 4, 0, 0 };
         emit(&b, PKT3_SET_CONTEXT_REG, p, 3);
     });
+    /* evergreen_packet3_check: start and end register checked, a loop over
+     * count (0) registers: the kernel takes it (Mesa r600 emits such). */
+    CASE("SET_CONTEXT_REG count 0 writes nothing", VC_E_PKT_COUNT, VC_OK, {
+        uint32_t p[1] = { (0x28350 - 0x28000) / 4 };
+        emit(&b, PKT3_SET_CONTEXT_REG, p, 1);
+    });
+    CASE("SET_CONTEXT_REG count 0 outside the context space", VC_E_PKT_COUNT, VC_E_REG_RANGE, {
+        uint32_t p[1] = { 0x4000 };
+        emit(&b, PKT3_SET_CONTEXT_REG, p, 1);
+    });
     CASE("SET_CONFIG_REG index outside the config space", VC_E_REG_RANGE, VC_E_REG_RANGE, {
         uint32_t p[2] = { 0x4000, 0 };
         emit(&b, PKT3_SET_CONFIG_REG, p, 2);

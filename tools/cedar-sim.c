@@ -1,7 +1,7 @@
 /* cedar-sim: the virtual Cedar from the command line.
  *
  *   cedar-sim check CS.bin --bo SIZE[:vram|gtt] ... [--strict|--kernel-compat]
- *   cedar-sim replay FILE.bof ... [--dump HANDLE:FILE] [--trace] [--strict|--kernel-compat]
+ *   cedar-sim replay FILE.bof ... [--dump HANDLE:FILE] [--dump-all DIR] [--trace] [--strict|--kernel-compat]
  *   cedar-sim replay-ib IB.bin [--load ADDR:FILE] ... [--dump ADDR:SIZE:FILE] ... [--trace]
  *
  * Exit status: 0 success (accepted), 1 rejected / execution fault, 2 bad
@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include <drm.h>
 #include <radeon_drm.h>
@@ -33,9 +34,10 @@ static const char usage[] =
     "      Prints 'accepted' or the structured error.  --dma: a DMA-ring IB.\n"
     "      The CS is taken to carry RADEON_CS_KEEP_TILING_FLAGS unless --no-keep-tiling.\n"
     "\n"
-    "  replay FILE.bof ... [--dump HANDLE:FILE] ... [--trace] [--strict | --kernel-compat]\n"
+    "  replay FILE.bof ... [--dump HANDLE:FILE] ... [--dump-all DIR] [--trace] [--strict | --kernel-compat]\n"
     "      Replay captures (libdrm BOF format, one CS per file, buffers matched by\n"
-    "      GEM handle across files) through the virtual kernel, then dump buffers.\n"
+    "      GEM handle across files) through the virtual kernel, then dump buffers\n"
+    "      (--dump-all: every buffer the captures name, as DIR/bo_HANDLE.bin).\n"
     "\n"
     "  replay-ib IB.bin [--load ADDR:FILE] ... [--dump ADDR:SIZE:FILE] ... [--trace] [--dma]\n"
     "      Run a raw indirect buffer written for bare metal (absolute GPU addresses,\n"
@@ -248,11 +250,23 @@ struct handle_map {
     uint64_t size;
 };
 
+/* Write a replayed buffer's contents to path; 0, or -1 when it cannot be mapped. */
+static int dump_buffer(struct cedar_dev *dev, const struct handle_map *b, const char *path)
+{
+    struct drm_radeon_gem_mmap m = { .handle = b->local };
+    void *p;
+    if (cedar_dev_ioctl(dev, DRM_IOCTL_RADEON_GEM_MMAP, &m) || !(p = cedar_dev_mmap(dev, m.addr_ptr, b->size)))
+        return -1;
+    int r = write_file(path, p, b->size);
+    cedar_dev_munmap(dev, p, b->size);
+    return r ? -2 : 0;
+}
+
 static int cmd_replay(int argc, char **argv)
 {
     const char *files[MAX_ITEMS];
     unsigned nfiles = 0, ndumps = 0;
-    const char *dumps[MAX_ITEMS];
+    const char *dumps[MAX_ITEMS], *dump_all = NULL;
     enum vc_check_mode mode = VC_CHECK_STRICT;
     bool trace = false;
     for (int i = 0; i < argc; i++) {
@@ -265,6 +279,10 @@ static int cmd_replay(int argc, char **argv)
             if (++i >= argc || ndumps == MAX_ITEMS)
                 return bad_usage("%s needs HANDLE:FILE", a);
             dumps[ndumps++] = argv[i];
+        } else if (!strcmp(a, "--dump-all")) {
+            if (++i >= argc)
+                return bad_usage("%s needs a directory", a);
+            dump_all = argv[i];
         } else if (a[0] == '-') {
             return bad_usage("unknown option %s", a);
         } else if (nfiles < MAX_ITEMS) {
@@ -273,6 +291,10 @@ static int cmd_replay(int argc, char **argv)
     }
     if (!nfiles)
         return bad_usage("replay needs a capture file%s", "");
+    if (dump_all && mkdir(dump_all, 0755) != 0 && errno != EEXIST) {
+        fprintf(stderr, "cedar-sim: --dump-all %s: %s\n", dump_all, strerror(errno));
+        return 2;
+    }
     struct vcedar_opts o = { .mode = mode, .trace = trace ? stdout : NULL };
     struct cedar_dev *dev;
     if (cedar_dev_open_virtual(&o, &dev)) {
@@ -291,12 +313,20 @@ static int cmd_replay(int argc, char **argv)
             break;
         }
         /* Buffers: create on first sight (by captured handle), then load the
-         * contents the capture recorded. */
+         * contents the capture recorded.  A handle seen again with another
+         * size was closed and reused by the program (GEM handles are
+         * recycled, lowest free first): it names a new buffer from here on. */
         for (uint32_t i = 0; i < cs.nbos && rc != 2; i++) {
             struct vc_bof_bo *b = &cs.bos[i];
             unsigned k;
             for (k = 0; k < nmap && map[k].captured != b->handle; k++)
                 ;
+            if (k < nmap && map[k].size != b->size) {
+                struct drm_gem_close cl = { .handle = map[k].local };
+                cedar_dev_ioctl(dev, DRM_IOCTL_GEM_CLOSE, &cl);
+                map[k] = map[--nmap];
+                k = nmap;
+            }
             if (k == nmap) {
                 if (nmap == 256) {
                     fprintf(stderr, "cedar-sim: too many buffers\n");
@@ -318,9 +348,9 @@ static int cmd_replay(int argc, char **argv)
             }
             struct drm_radeon_gem_mmap m = { .handle = map[k].local };
             void *p;
-            if (b->size > map[k].size || cedar_dev_ioctl(dev, DRM_IOCTL_RADEON_GEM_MMAP, &m) ||
+            if (cedar_dev_ioctl(dev, DRM_IOCTL_RADEON_GEM_MMAP, &m) ||
                 !(p = cedar_dev_mmap(dev, m.addr_ptr, map[k].size))) {
-                fprintf(stderr, "cedar-sim: %s: buffer %u changed size between captures\n", files[f], b->handle);
+                fprintf(stderr, "cedar-sim: %s: buffer %u cannot be mapped\n", files[f], b->handle);
                 rc = 2;
                 break;
             }
@@ -372,17 +402,17 @@ static int cmd_replay(int argc, char **argv)
         unsigned k;
         for (k = 0; k < nmap && map[k].captured != h; k++)
             ;
-        struct drm_radeon_gem_mmap m = { .handle = k < nmap ? map[k].local : 0 };
-        void *p;
-        if (k == nmap || cedar_dev_ioctl(dev, DRM_IOCTL_RADEON_GEM_MMAP, &m) ||
-            !(p = cedar_dev_mmap(dev, m.addr_ptr, map[k].size))) {
+        int r = k < nmap ? dump_buffer(dev, &map[k], colon + 1) : -1;
+        if (r == -1)
             fprintf(stderr, "cedar-sim: --dump %s: no captured buffer with handle %" PRIu64 "\n", dumps[d], h);
+        if (r)
             rc = 2;
-            break;
-        }
-        if (write_file(colon + 1, p, map[k].size))
+    }
+    for (unsigned k = 0; dump_all && k < nmap && rc != 2; k++) {
+        char path[4096];
+        snprintf(path, sizeof path, "%s/bo_%u.bin", dump_all, map[k].captured);
+        if (dump_buffer(dev, &map[k], path))
             rc = 2;
-        cedar_dev_munmap(dev, p, map[k].size);
     }
     cedar_dev_destroy(dev);
     return rc;

@@ -120,6 +120,11 @@ struct eg_pm4_opts {
     bool tiling_from_relocs;
     /* Accept a count outside the database's count= range (decode anyway). */
     bool lenient_counts;
+    /* Accept a SET_* packet whose only payload is its register index (count
+     * 0): it writes nothing.  evergreen_packet3_check range-checks the index
+     * and loops over no register, so the kernel takes it (Mesa r600 emits
+     * some); by default the walker reports it as a count error. */
+    bool empty_set_ok;
 };
 
 /* Walk dw[0..ndw).  opts may be NULL (defaults), sink may be NULL (just

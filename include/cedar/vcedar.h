@@ -172,6 +172,12 @@ struct vcedar *vcedar_of(struct cedar_dev *dev);
  * mapping keeps its file open: a shim that closes files faithfully destroys
  * one only after its mappings are gone).  Returns 0 or -errno. */
 int vcedar_open_file(struct vcedar *vc, bool render_node, struct cedar_dev **out);
+/* The kernel's definition of the ioctl a request number selects, as
+ * drm_ioctl() finds it (by type 'd' and number alone): its own request
+ * number, with the direction and size of the kernel's struct, or 0 when no
+ * handler has that number.  A caller that copies user memory in and out
+ * around the ioctl (cedar-run's shim) sizes its copies with it. */
+unsigned long vcedar_ioctl_definition(unsigned long request);
 /* Size in bytes of the buffer behind `handle` in this DRM file (for
  * captures). 0 or -ENOENT. */
 int vcedar_file_bo_size(struct cedar_dev *file, uint32_t handle, uint64_t *size);
@@ -185,6 +191,17 @@ const struct vc_error *vcedar_last_error(const struct vcedar *vc);
  * vcedar_exec_raw() was last called; code VC_OK when none.  Faults do not
  * fail the CS ioctl: the kernel had accepted the submission. */
 const struct vc_error *vcedar_exec_error(const struct vcedar *vc);
+
+/* Which 4096-byte pages of [ptr, ptr + len), CPU memory of one of the
+ * model's buffers (ptr page-aligned, as a GEM_MMAP mapping is), hold zeros
+ * that need not be read: pages nothing has written, neither the GPU nor
+ * the CPU, since the buffer was created (its memory is anonymous and the
+ * kernel keeps no page for them: /proc/self/pagemap shows them neither
+ * present nor swapped).  zero[i] becomes 1 for such a page i, 0 for the
+ * others.  Reading the answer costs no page fault, where reading the pages
+ * would fault each one in.  0, or -1 when the range is not inside one
+ * buffer or the kernel does not tell (zero[] then says nothing). */
+int vcedar_zero_pages(struct vcedar *vc, const void *ptr, size_t len, uint8_t *zero);
 
 /* Statistics the tests and tools look at. */
 struct vcedar_stats {

@@ -61,7 +61,7 @@ static int walk_set_regs(struct walker *w, const struct eg_pm4_packet *p)
 {
     const struct eg_space *s = p->space;
     size_t nregs = p->npayload - 1;
-    if (p->npayload < 2)
+    if (p->npayload < 2 && !(p->npayload == 1 && w->opts->empty_set_ok))
         return fail(w, EG_PM4_ERR_BAD_COUNT, p->offset, "%s count %u writes no register",
                     pkt_name(p), p->count);
     /* The kernel's whole-descriptor rules (evergreen_packet3_check). */

@@ -778,7 +778,7 @@ int vc_check_gfx(const struct vc_check_cfg *cfg, uint32_t *ib, size_t ndw,
     if (ndw == 0)
         return vc_fail(err, VC_E_CHUNKS, 0, "IB", "empty IB");
     struct eg_pm4_opts wo = { .tiling_from_relocs = !(cfg->cs_flags & RADEON_CS_KEEP_TILING_FLAGS),
-                              .lenient_counts = true };
+                              .lenient_counts = true, .empty_set_ok = !c.strict };
     struct eg_pm4_sink sink = { .ctx = &c, .packet = on_packet };
     struct eg_pm4_error we;
     int r = eg_pm4_walk(ib, ndw, &wo, &sink, &we);

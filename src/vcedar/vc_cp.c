@@ -408,7 +408,7 @@ int vc_cp_exec(struct vcedar *vc, const uint32_t *ib, size_t ndw, struct vc_erro
     struct cp_run run = { .vc = vc, .err = err, .ib = ib };
     if (err)
         memset(err, 0, sizeof(*err));
-    struct eg_pm4_opts wo = { .lenient_counts = true };
+    struct eg_pm4_opts wo = { .lenient_counts = true, .empty_set_ok = true };
     struct eg_pm4_sink sink = { .ctx = &run, .packet = on_packet, .reg = on_reg };
     struct eg_pm4_error we;
     int r = eg_pm4_walk(ib, ndw, &wo, &sink, &we);

@@ -198,6 +198,24 @@ static int permit(const struct vc_file *f, uint32_t flags)
     return 0;
 }
 
+/* drm_ioctl()'s look-up: the handler of a request's number, NULL if none. */
+static const struct vc_ioctl_desc *ioctl_desc(uint32_t cmd)
+{
+    if (_IOC_TYPE(cmd) != DRM_IOCTL_BASE)
+        return NULL;
+    unsigned nr = _IOC_NR(cmd);
+    const struct vc_ioctl_desc *d = nr >= DRM_COMMAND_BASE && nr < DRM_COMMAND_END
+                                        ? vc_radeon_ioctl(nr - DRM_COMMAND_BASE)
+                                        : vc_drm_core_ioctl(nr);
+    return d && d->fn ? d : NULL;
+}
+
+unsigned long vcedar_ioctl_definition(unsigned long request)
+{
+    const struct vc_ioctl_desc *d = ioctl_desc((uint32_t)request);
+    return d ? d->cmd : 0;
+}
+
 static int file_ioctl(struct cedar_dev *dev, unsigned long request, void *arg)
 {
     struct vc_file *f = dev->priv;
@@ -206,11 +224,8 @@ static int file_ioctl(struct cedar_dev *dev, unsigned long request, void *arg)
         return -ENODEV;                 /* drm_dev_is_unplugged */
     if (_IOC_TYPE(cmd) != DRM_IOCTL_BASE)
         return -ENOTTY;
-    unsigned nr = _IOC_NR(cmd);
-    const struct vc_ioctl_desc *d = nr >= DRM_COMMAND_BASE && nr < DRM_COMMAND_END
-                                        ? vc_radeon_ioctl(nr - DRM_COMMAND_BASE)
-                                        : vc_drm_core_ioctl(nr);
-    if (!d || !d->fn)
+    const struct vc_ioctl_desc *d = ioctl_desc(cmd);
+    if (!d)
         return -EINVAL;
 
     size_t drv_size = _IOC_SIZE(d->cmd), in_size = _IOC_SIZE(cmd), out_size = in_size;

@@ -17,6 +17,7 @@ The order from best to worst: skip/notrun (not counted), pass, warn, fail,
 timeout, crash.  Timeouts are decided by the runner, not here.
 """
 import json
+import re
 
 # piglit's status values (framework/status.py): skip and notrun are not
 # counted, so any counted status beats them.
@@ -74,3 +75,19 @@ def interpret(returncode, stdout_text):
     if returncode != 0:
         status = "warn" if status == "pass" else "fail"
     return status, subtests
+
+
+_ERRORISH = re.compile(r"fail|error|fault|probe|expected|observed|abort|assert|unsupported", re.I)
+
+
+def first_error(stdout_text, stderr_text):
+    """The line most likely to say why a run went wrong, for a one-line report:
+    the first non-empty stderr line (cedar-run's faults, Mesa's messages), else
+    the first stdout line that sounds like one, else ''."""
+    for line in stderr_text.splitlines():
+        if line.strip():
+            return line.strip()
+    for line in stdout_text.splitlines():
+        if not line.startswith("PIGLIT:") and _ERRORISH.search(line):
+            return line.strip()
+    return ""

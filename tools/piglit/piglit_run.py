@@ -16,7 +16,9 @@ expected renderer (CEDAR under cedar-run, llvmpipe plainly), so a side that
 silently fell back to another driver is an error, not a column of results.
 
 Writes BUILD/piglit/LISTNAME.tsv (test, status per side, seconds per side) and
-BUILD/piglit/LISTNAME/SIDE/TEST.log (command, exit, output), and prints per list:
+BUILD/piglit/LISTNAME/SIDE/TEST.log (command, exit, first error line, output);
+lists each test the virtual Cedar does not pass with its first error line on
+stderr, and prints per list:
 
   piglit LISTNAME cedar pass P fail F skip S crash C timeout T / null ... /
   llvmpipe ... / discriminating: D tests fail on the null device and pass on
@@ -148,7 +150,7 @@ def safe_name(name):
 
 
 def run_test(side, name, entry, args, logdir):
-    """(status, seconds) of one test on one side; writes its log."""
+    """(status, seconds, first error line) of one test on one side; writes its log."""
     argv = side_command(side, entry["command"], args)
     env = side_env(side, entry.get("env", {}), args.piglit_dir)
     log = os.path.join(logdir, side, safe_name(name) + ".log")
@@ -158,22 +160,28 @@ def run_test(side, name, entry, args, logdir):
     if plat_skip:
         with open(log, "w") as f:
             f.write("skip: piglit does not run this test on %s\n" % PLATFORM)
-        return "skip", 0.0
+        return "skip", 0.0, ""
     out_path, err_path = log + ".out", log + ".err"
     rc, secs = run_process(argv, env, args.workdir, args.timeout, out_path, err_path)
     out, err = _read(out_path), _read(err_path)
     os.unlink(out_path)
     os.unlink(err_path)
+    if rc is not None and side != "llvmpipe" and 128 < rc <= 128 + 64:
+        # cedar-run waits for the program and exits 128+N when it died of
+        # signal N; piglit tests themselves exit 0 or 1.
+        rc = -(rc - 128)
     if rc is None:
         status = "timeout"
     else:
         status, _ = piglit_result.interpret(rc, out)
+    first = "" if status in ("pass", "skip") else piglit_result.first_error(out, err)
     with open(log, "w") as f:
         f.write("command: %s\n" % " ".join(argv))
         f.write("exit: %s  seconds: %.2f  status: %s\n" % (
             "timeout after %gs" % args.timeout if rc is None else rc, secs, status))
+        f.write("first error: %s\n" % first)
         f.write("--- stdout\n%s--- stderr\n%s" % (out, err))
-    return status, secs
+    return status, secs, first
 
 
 def probe_renderer(side, args):
@@ -259,7 +267,8 @@ def parse_args(argv):
         raise UsageError("--sides: unknown side '%s' (choose from %s)"
                          % (",".join(bad), ",".join(SIDES)))
     args.sides = [s for s in SIDES if s in sides]
-    args.cedar_run = args.cedar_run or os.path.join(args.build, "cedar-run")
+    # Absolute: the tests run in BUILD/piglit/work.
+    args.cedar_run = os.path.abspath(args.cedar_run or os.path.join(args.build, "cedar-run"))
     args.outdir = os.path.join(args.build, "piglit")
     args.workdir = os.path.abspath(os.path.join(args.outdir, "work"))
     return args
@@ -296,6 +305,11 @@ def main(argv):
                 "%s %s %.1fs" % (s, res[name][s][0], res[name][s][1]) for s in args.sides)))
         tsv = os.path.join(args.outdir, listname + ".tsv")
         write_tsv(tsv, names, res, args.sides)
+        if "cedar" in args.sides:
+            for n in names:
+                st, _, first = res[n]["cedar"]
+                if st not in ("pass", "skip"):
+                    print("  cedar %s: %s: %s" % (st, n, first or "(no message)"), file=sys.stderr)
         print(summary(listname, names, res, args.sides))
         print("piglit %s wall time: %s (%d tests; %s, logs in %s/)" % (
             listname, ", ".join("%s %.1fs" % (s, wall[s]) for s in args.sides),
