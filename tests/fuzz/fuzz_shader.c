@@ -9,7 +9,8 @@
  *  - an error names the shader and its PC on one line;
  *  - a run depends only on its inputs: rerun into output structs holding
  *    other bytes, it exports the same values (or fails the same way);
- *  - texel callbacks only see coordinates inside the texture (shader.h);
+ *  - texel and FMask callbacks only see coordinates inside the texture and
+ *    samples below its count (shader.h);
  *  - a program the batch takes gives every lane exactly eg_run_ps's result
  *    (shader.h: a NaN may come out as another NaN), and one it takes
  *    eg_run_ps runs too. */
@@ -79,33 +80,54 @@ static int tex_resource(void *c, unsigned res, struct eg_tex_resource *out, char
         return -1;
     }
     uint32_t h = mix(res + 77);
+    unsigned dim = (h >> 24) % 8;   /* V_SQ_TEX_DIM__*: 1D .. 2D_ARRAY_MSAA */
+    bool msaa = dim == V_SQ_TEX_DIM__SQ_TEX_DIM_2D_MSAA || dim == V_SQ_TEX_DIM__SQ_TEX_DIM_2D_ARRAY_MSAA;
     *out = (struct eg_tex_resource){ .width = 1 + h % 16, .height = 1 + (h >> 4) % 16, .depth = 1 + (h >> 8) % 3,
                                      .dst_sel = { (uint8_t)((h >> 12) % 6), (uint8_t)((h >> 15) % 6),
-                                                  (uint8_t)((h >> 18) % 6), (uint8_t)((h >> 21) % 6) } };
+                                                  (uint8_t)((h >> 18) % 6), (uint8_t)((h >> 21) % 6) },
+                                     .dim = dim, .levels = 1 + (h >> 27) % 4, .samples = msaa ? 1u << (h >> 29) % 4 : 0 };
     return 0;
 }
 
-static int tex_sampler(void *c, unsigned s, struct eg_tex_sampler *out, char *msg, size_t len)
+static int tex_sampler(void *c, unsigned s, unsigned res, struct eg_tex_sampler *out, char *msg, size_t len)
 {
     (void)c, (void)msg, (void)len;
-    uint32_t h = mix(s + 999);
+    uint32_t h = mix(s + 999 + res * 7);
     *out = (struct eg_tex_sampler){ .clamp_x = h % 8, .clamp_y = (h >> 3) % 8, .clamp_z = (h >> 6) % 8,
                                     .mag_filter = (h >> 9) % 2, .min_filter = (h >> 10) % 2,
-                                    .border = { 0.25f, 0.5f, 0.75f, 1.0f } };
+                                    .border = { .f = { 0.25f, 0.5f, 0.75f, 1.0f } } };
     return 0;
 }
 
-static int texel(void *c, unsigned res, int x, int y, int z, float rgba[4], char *msg, size_t len)
+/* The promise of shader.h: coordinates already inside the texture, a sample
+ * below an MSAA texture's samples (else 0). */
+static void check_texel_at(unsigned res, int x, int y, int z, unsigned sample)
 {
-    (void)c, (void)msg, (void)len;
     struct eg_tex_resource tr;
     char m[8];
     FUZZ_CHECK(tex_resource(NULL, res, &tr, m, sizeof m) == 0, "texel of a resource that does not exist");
     FUZZ_CHECK(x >= 0 && y >= 0 && z >= 0 && (unsigned)x < tr.width && (unsigned)y < tr.height &&
                    (unsigned)z < tr.depth,
                "texel (%d, %d, %d) outside the %ux%ux%u texture %u", x, y, z, tr.width, tr.height, tr.depth, res);
+    FUZZ_CHECK(sample < (tr.samples ? tr.samples : 1), "sample %u of a texture with %u", sample, tr.samples);
+}
+
+static int texel(void *c, unsigned res, int x, int y, int z, unsigned sample, union eg_vec4 *out, char *msg,
+                 size_t len)
+{
+    (void)c, (void)msg, (void)len;
+    check_texel_at(res, x, y, z, sample);
     for (int k = 0; k < 4; k++)
-        rgba[k] = (float)(mix(res * 4096 + (unsigned)(z * 256 + y * 16 + x) * 4 + (unsigned)k) % 1000) / 999.0f;
+        out->f[k] = (float)(mix(res * 4096 + (unsigned)(z * 256 + y * 16 + x) * 4 + (unsigned)k + sample * 65536) % 1000) /
+                    999.0f;
+    return 0;
+}
+
+static int tex_fmask(void *c, unsigned res, int x, int y, int z, uint32_t *out, char *msg, size_t len)
+{
+    (void)c, (void)msg, (void)len;
+    check_texel_at(res, x, y, z, 0);
+    *out = mix(res + (unsigned)(x + 16 * y + 256 * z));
     return 0;
 }
 
@@ -174,7 +196,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     static struct ctx c;
     memset(&c, 0, sizeof c);
     struct eg_shader_env env = { .ctx = &c, .vtx_resource = vtx_resource, .constant = constant,
-                                 .tex_resource = tex_resource, .tex_sampler = tex_sampler, .texel = texel };
+                                 .tex_resource = tex_resource, .tex_sampler = tex_sampler, .texel = texel,
+                                 .tex_fmask = tex_fmask };
     const struct vc_mem mem = { &c, mem_ptr };
     env.mem = &mem;
     env.vtx_semantic_valid = fuzz_u32(&in);
