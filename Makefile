@@ -50,10 +50,13 @@ SAN_OBJS := $(LIB_SRCS:%.c=$(BUILD)/san/%.o) $(BUILD)/san/gen/eg_regs_db.o
 LIB      := $(BUILD)/libcedar.a
 SAN_LIB  := $(BUILD)/san/libcedar.a
 
-# Programs: tools/cedar-NAME.c -> build/cedar-NAME (and a sanitized copy for tests).
+# Programs: tools/cedar-NAME.c and tools/bench/cedar-NAME.c -> build/cedar-NAME
+# (and a sanitized copy for tests).
 TOOL_SRCS := $(sort $(wildcard tools/cedar-*.c))
-TOOLS     := $(TOOL_SRCS:tools/%.c=$(BUILD)/%)
-SAN_TOOLS := $(TOOL_SRCS:tools/%.c=$(BUILD)/san/bin/%)
+TOOL_SRCS += $(sort $(wildcard tools/bench/cedar-*.c))
+TOOLS     := $(notdir $(TOOL_SRCS:%.c=%))
+SAN_TOOLS := $(TOOLS:%=$(BUILD)/san/bin/%)
+TOOLS     := $(TOOLS:%=$(BUILD)/%)
 
 # Tests: tests/test_NAME.c -> build/tests/test_NAME (cmocka, ASan+UBSan);
 # tests/common/*.c is linked into every test; tests/test_*.sh are CLI tests.
@@ -208,7 +211,10 @@ $(BUILD)/san/bin/cedar-%: $(BUILD)/san/tools/cedar-%.o $(SAN_LIB)
 # cedar-bench also links tools/bench/ (the frame benchmark), and it and
 # cedar-gldemo link tools/gl/ (the demo's scene through EGL/GLES: llvmpipe,
 # or Mesa's r600 driver under cedar-run) and EGL/GLES.
-BENCH_SRCS := $(sort $(wildcard tools/bench/*.c))
+# tools/bench/cedar-*.c are programs of their own (cedar-gl-once: the
+# llvmpipe side of `cedar-bench startup`), not parts of cedar-bench.
+BENCH_PROG_SRCS := $(sort $(wildcard tools/bench/cedar-*.c))
+BENCH_SRCS := $(filter-out $(BENCH_PROG_SRCS),$(sort $(wildcard tools/bench/*.c)))
 GL_SRCS    := $(sort $(wildcard tools/gl/*.c))
 BENCH_LIBS  = $(shell pkg-config --libs $(BENCHPKGS))
 $(BUILD)/cedar-bench: $(BUILD)/obj/tools/cedar-bench.o $(BENCH_SRCS:%.c=$(BUILD)/obj/%.o) $(GL_SRCS:%.c=$(BUILD)/obj/%.o) $(LIB)
@@ -222,6 +228,14 @@ $(BUILD)/cedar-gldemo: $(BUILD)/obj/tools/cedar-gldemo.o $(GL_SRCS:%.c=$(BUILD)/
 	$(CC) $(CFLAGS) -o $@ $^ $(PKG_LIBS) $(BENCH_LIBS)
 
 $(BUILD)/san/bin/cedar-gldemo: $(BUILD)/san/tools/cedar-gldemo.o $(GL_SRCS:%.c=$(BUILD)/san/%.o) $(SAN_LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(SAN) -o $@ $^ $(PKG_LIBS) $(BENCH_LIBS)
+
+GL_ONCE_OBJS = tools/bench/frame_check.c $(GL_SRCS)
+$(BUILD)/cedar-gl-once: $(BUILD)/obj/tools/bench/cedar-gl-once.o $(GL_ONCE_OBJS:%.c=$(BUILD)/obj/%.o) $(LIB)
+	$(CC) $(CFLAGS) -o $@ $^ $(PKG_LIBS) $(BENCH_LIBS)
+
+$(BUILD)/san/bin/cedar-gl-once: $(BUILD)/san/tools/bench/cedar-gl-once.o $(GL_ONCE_OBJS:%.c=$(BUILD)/san/%.o) $(SAN_LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(SAN) -o $@ $^ $(PKG_LIBS) $(BENCH_LIBS)
 

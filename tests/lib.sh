@@ -45,3 +45,16 @@ usage_error() {
         fail "bad usage ($what): exit $rc, stderr: $(cat "$tmp/err")"
     fi
 }
+
+# every_line_has_a_form file: each line of the file matches one of the
+# extended regular expressions in the caller's array FORMS.
+every_line_has_a_form() {
+    local line form ok
+    while IFS= read -r line; do
+        ok=0
+        for form in "${FORMS[@]}"; do
+            [[ $line =~ $form ]] && { ok=1; break; }
+        done
+        [ $ok = 1 ] || { echo "  unexpected line: $line" >&2; return 1; }
+    done <"$1"
+}

@@ -20,17 +20,6 @@ FORMS=(
     "^bench peak-rss $NUM$"
 )
 
-every_line_has_a_form() { # file
-    local line form ok
-    while IFS= read -r line; do
-        ok=0
-        for form in "${FORMS[@]}"; do
-            [[ $line =~ $form ]] && { ok=1; break; }
-        done
-        [ $ok = 1 ] || { echo "  unexpected line: $line" >&2; return 1; }
-    done <"$1"
-}
-
 status_agrees() { # output file, status
     if grep -q ' FAILED: ' "$1"; then [ "$2" -ne 0 ]; else [ "$2" -eq 0 ]; fi
 }

@@ -11,6 +11,7 @@
 #include <time.h>
 
 #include "bench/bench_frame.h"
+#include "bench/bench_startup.h"
 #include "cedar/tiling.h"
 
 static double now(void)
@@ -159,6 +160,7 @@ static const struct bench_case {
     {"detile-2d-4096x4096", bench_2d_4096x4096},
     {"detile-msaa8x-1280x736", bench_msaa8x},
     {"frame", bench_frame_run}, /* tools/bench/: virtual Cedar vs llvmpipe */
+    {"startup", bench_startup_run}, /* tools/bench/: whole processes */
 };
 
 /* --help: the cases and the lines they print (README.md, "Benchmarks"). */

@@ -146,23 +146,13 @@ int bench_frame_run(void)
     /* CEDAR_BENCH_QUICK: one checked frame and one timed frame per side (the
      * CLI test, under the sanitizers); the numbers are then only indicative. */
     static const struct frame_budget quick = {1, 1, 1, 0.0};
-    const char *q = getenv("CEDAR_BENCH_QUICK");
-    bool is_quick = q && *q && strcmp(q, "0") != 0;
+    bool is_quick = bench_quick();
     const struct frame_budget *virtual_budget = is_quick ? &quick : &virtual_full;
     const struct frame_budget *llvmpipe_budget = is_quick ? &quick : &llvmpipe_full;
     struct side_result v4, l4, v8;
     int failed = 0;
 
-    /* Both sides share the machine with whatever else runs: say how busy it was. */
-    double load = -1;
-    FILE *la = fopen("/proc/loadavg", "r");
-    if (la) {
-        if (fscanf(la, "%lf", &load) != 1)
-            load = -1;
-        fclose(la);
-    }
-    printf("bench frame-detail machine: %ld CPUs online, 1-minute load average %.2f%s\n",
-           sysconf(_SC_NPROCESSORS_ONLN), load, is_quick ? ", quick (CEDAR_BENCH_QUICK)" : "");
+    bench_print_machine("frame");
 
     /* Debian 12's llvmpipe takes at most 4 samples: the comparison is at 4x. */
     run_side(virtual_frame_bench, 4, virtual_budget, &v4);
@@ -186,6 +176,26 @@ int bench_frame_run(void)
     print_peak("frame8x-virtual", &v8);
     fflush(stdout);
     return failed;
+}
+
+bool bench_quick(void)
+{
+    const char *q = getenv("CEDAR_BENCH_QUICK");
+    return q && *q && strcmp(q, "0") != 0;
+}
+
+void bench_print_machine(const char *label)
+{
+    /* Both sides share the machine with whatever else runs: say how busy it was. */
+    double load = -1;
+    FILE *la = fopen("/proc/loadavg", "r");
+    if (la) {
+        if (fscanf(la, "%lf", &load) != 1)
+            load = -1;
+        fclose(la);
+    }
+    printf("bench %s-detail machine: %ld CPUs online, 1-minute load average %.2f%s\n", label,
+           sysconf(_SC_NPROCESSORS_ONLN), load, bench_quick() ? ", quick (CEDAR_BENCH_QUICK)" : "");
 }
 
 void bench_print_peak_rss(void)

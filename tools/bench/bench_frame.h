@@ -4,6 +4,7 @@
 #ifndef CEDAR_BENCH_FRAME_H
 #define CEDAR_BENCH_FRAME_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 /* How long one side times its frames: after `warmup` untimed frames, at
@@ -41,6 +42,14 @@ enum frame_status {
  * With CEDAR_BENCH_QUICK set (not "0") each side times a single frame.
  * Returns 0 unless a side ran and failed. */
 int bench_frame_run(void);
+
+/* CEDAR_BENCH_QUICK is set (and not "0"): time as little as shows the
+ * output is right. */
+bool bench_quick(void);
+
+/* Prints `bench <label>-detail machine: <n> CPUs online, 1-minute load
+ * average <l>` (and ", quick (CEDAR_BENCH_QUICK)"). */
+void bench_print_machine(const char *label);
 
 /* Prints `bench peak-rss <MiB>`: the largest peak resident set of this
  * process and of any child it waited for. */
