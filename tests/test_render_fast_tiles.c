@@ -187,15 +187,10 @@ static void fragment0_resolve_matches_pixels(void **state)
     for (unsigned k = 0; k < 3; k++) {
         unsigned ns = sample_counts[k];
         struct scene sc;
-        test_scene_render_demo(&sc, ns);
         /* CB1 as the scene's resolve sets it, without CMask / FMask (as
          * test_render_resolve_tile does) */
-        test_scene_cb1_as_resolve_target(&sc);
-        struct cb_target *src = calloc(1, sizeof *src), *dst = calloc(1, sizeof *dst);
-        assert_non_null(src);
-        assert_non_null(dst);
-        test_cb_target_init(&sc, src, 0, ns);
-        test_cb_target_init(&sc, dst, 1, 1);
+        struct cb_target *src, *dst;
+        test_scene_resolve_targets(&sc, ns, &src, &dst);
         size_t size = (size_t)dst->map.size;
         uint8_t *by_pixel = malloc(size);
         assert_non_null(by_pixel);

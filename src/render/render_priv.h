@@ -333,6 +333,22 @@ int vgt_run(const struct vc_regs *regs, const struct vc_mem *mem, const struct v
 
 /* ---- resolve and the other CB modes (resolve.c) ---------------------------- */
 
+/* The resolve's average of 8-bit UNORM samples, as the card's 8x frame shows
+ * it (issue 16: all 1,300 partially covered pixels of tests/data/cedar
+ * match): each sample s becomes s/255 rounded to nearest with a 12-bit
+ * significand (cb_resolve_unorm8_in, in units of 2^-CB_RESOLVE_UNIT_BITS:
+ * 1/255's last significand bit is 2^-20), the n values are summed exactly,
+ * and the mean goes back as floor(mean * 255 + 1/2) (cb_resolve_unorm8_out).
+ * It is (sum + n/2) / n on the bytes except at ties, where the sign of the
+ * summed conversion errors decides.  A tie whose errors sum to exactly 0
+ * (none in the card's frame) rounds up, as adding a half and dropping the
+ * fraction does (the CB's ROUND_BY_HALF mode, D3D's FLOAT -> UNORM rule);
+ * ties to even would give the same bytes: the errors cancel only when 255
+ * divides the byte sum, which makes such a tie 127.5, and 128 is even. */
+#define CB_RESOLVE_UNIT_BITS 20
+uint32_t cb_resolve_unorm8_in(uint8_t s);
+uint8_t cb_resolve_unorm8_out(uint32_t sum, unsigned n);
+
 /* Pixel (x, y) in CB_RESOLVE mode: average the samples of src into dst. */
 void cb_resolve_pixel(const struct cb_target *src, struct cb_target *dst, unsigned x, unsigned y);
 /* The 8x8 tile at (x, y) (multiples of 8) when src's CMask says it is

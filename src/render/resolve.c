@@ -1,8 +1,9 @@
 /* CB_RESOLVE: each pixel the resolve draw covers gets, in CB1, the average
  * of CB0's samples, read through CB0's CMask (a fast-cleared tile resolves to
  * the clear colour without touching the samples) and FMask (each sample's
- * colour is its fragment's).  For 8-bit channels the average is taken on the
- * stored integers, rounded to nearest; other formats average as floats. */
+ * colour is its fragment's).  8-bit UNORM samples average as the card's
+ * frame shows (issue 16; cb_resolve_unorm8_in / _out); other formats
+ * average as floats. */
 #include <string.h>
 
 #include "render_priv.h"
@@ -13,6 +14,42 @@ static bool same_layout_8bit(const struct cb_target *a, const struct cb_target *
            (a->number_type == V_CB_NUMBER_TYPE__NUMBER_UNORM) && a->bpe <= 4 &&
            (a->format == V_CB_FORMAT__COLOR_8 || a->format == V_CB_FORMAT__COLOR_8_8 ||
             a->format == V_CB_FORMAT__COLOR_8_8_8_8);
+}
+
+uint32_t cb_resolve_unorm8_in(uint8_t s)
+{
+    if (s == 0)
+        return 0;
+    /* 2^k <= s < 2^(k+1) puts s/255 in [2^(k-8), 2^(k-7)) (255 < 256; s = 255
+     * is 1 and comes out exact), so the 12-bit significand's last bit weighs
+     * 2^(k-19), i.e. 2^(k+1) units.  No ties: 255 is odd. */
+    unsigned k = 31u - (unsigned)__builtin_clz(s);
+    uint32_t m = (((uint32_t)s << (20u - k)) + 255u) / 510u; /* round(s * 2^(19-k) / 255) */
+    return m << (k + 1u);
+}
+
+uint8_t cb_resolve_unorm8_out(uint32_t sum, unsigned n)
+{
+    /* floor(sum / n * 255 / 2^20 + 1/2), exactly */
+    uint64_t den = (uint64_t)n << (CB_RESOLVE_UNIT_BITS + 1);
+    return (uint8_t)(((uint64_t)sum * 510u + (den >> 1)) / den);
+}
+
+/* The mean of samples raw[0..n) of 8-bit UNORM src as dst's 8-bit UNORM
+ * element, component by component through both surfaces' swaps. */
+static void average_unorm8(const struct cb_target *src, const struct cb_target *dst, uint8_t (*raw)[16], unsigned n,
+                           uint8_t *out)
+{
+    /* a component src does not store reads as 0, alpha as 1 (cb_unpack) */
+    uint32_t acc[4] = {0, 0, 0, n * cb_resolve_unorm8_in(255)};
+    for (unsigned c = 0; c < src->comps; c++) {
+        uint32_t sum = 0;
+        for (unsigned s = 0; s < n; s++)
+            sum += cb_resolve_unorm8_in(raw[s][c]);
+        acc[src->swizzle[c]] = sum;
+    }
+    for (unsigned c = 0; c < dst->comps; c++)
+        out[c] = cb_resolve_unorm8_out(acc[dst->swizzle[c]], n);
 }
 
 void cb_resolve_pixel(const struct cb_target *src, struct cb_target *dst, unsigned x, unsigned y)
@@ -44,17 +81,10 @@ void cb_resolve_pixel(const struct cb_target *src, struct cb_target *dst, unsign
             cb_copy_el(raw[s], cb_plane_ptr(src, x, y, s), src->bpe);
     }
 
-    if (same_layout_8bit(src, dst)) {
-        if (uniform) {
-            cb_copy_el(out, raw[0], src->bpe);
-        } else {
-            for (unsigned c = 0; c < src->bpe; c++) {
-                unsigned sum = 0;
-                for (unsigned s = 0; s < ns; s++)
-                    sum += raw[s][c];
-                out[c] = (uint8_t)((sum + ns / 2) / ns);
-            }
-        }
+    if (uniform && same_layout_8bit(src, dst)) {
+        cb_copy_el(out, raw[0], src->bpe);
+    } else if (src->unorm8 && dst->unorm8) {
+        average_unorm8(src, dst, raw, uniform ? 1 : ns, out);
     } else {
         float acc[4] = {0, 0, 0, 0}, v[4];
         unsigned n = uniform ? 1 : ns;
@@ -189,14 +219,14 @@ int cb_resolve_tile(const struct cb_target *src, struct cb_target *dst, unsigned
             memcpy(out, src->mem + srun[f * sc->nrun] + soff, 4);
             continue;
         }
-        unsigned sum[4] = {0, 0, 0, 0};
+        uint32_t sum[4] = {0, 0, 0, 0};
         for (unsigned s = 0; s < ns; s++) {
             const uint8_t *v = src->mem + srun[((frags >> (4 * s)) & 0xFu) * sc->nrun] + soff;
             for (unsigned c = 0; c < 4; c++)
-                sum[c] += v[c];
+                sum[c] += cb_resolve_unorm8_in(v[c]);
         }
         for (unsigned c = 0; c < 4; c++)
-            out[c] = (uint8_t)((sum[c] + ns / 2) / ns);
+            out[c] = cb_resolve_unorm8_out(sum[c], ns);
     }
     return 1;
 }

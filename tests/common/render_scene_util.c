@@ -4,6 +4,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <cmocka.h>
 
 #include "eg_regs.h"
@@ -31,4 +32,16 @@ void test_scene_cb1_as_resolve_target(struct scene *sc)
     uint32_t *info1 = &sc->regs->context[(REG_CB_COLOR_INFO(1) - SPACE_CONTEXT_START) / 4];
     *info1 = sc->regs->context[(REG_CB_COLOR_INFO(0) - SPACE_CONTEXT_START) / 4] &
              ~(CB_COLOR_INFO__FAST_CLEAR__MASK | CB_COLOR_INFO__COMPRESSION__MASK);
+}
+
+void test_scene_resolve_targets(struct scene *sc, unsigned samples, struct cb_target **src, struct cb_target **dst)
+{
+    test_scene_render_demo(sc, samples);
+    test_scene_cb1_as_resolve_target(sc);
+    *src = calloc(1, sizeof **src);
+    *dst = calloc(1, sizeof **dst);
+    assert_non_null(*src);
+    assert_non_null(*dst);
+    test_cb_target_init(sc, *src, 0, samples);
+    test_cb_target_init(sc, *dst, 1, 1);
 }
