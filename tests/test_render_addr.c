@@ -3,7 +3,9 @@
  * helper's per-element address map (cedar_tile_addr), for every pixel and
  * sample of the reference scene's MSAA surface (2, 4, 8 samples, 2D tiled,
  * FMask/CMask on) and its single-sample resolve target, visited in an order
- * that jumps between tiles (a cache that kept a stale tile would fail). */
+ * that jumps between tiles (a cache that kept a stale tile would fail); and
+ * its FMask tables (addr_table.c, cedar_fmask_micro) against
+ * cedar_fmask_fragment. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -39,6 +41,25 @@ static void check_target(struct scene *sc, unsigned cb, unsigned samples)
         }
     }
     assert_int_equal(checked, n * samples);
+    /* The FMask through the kept tables (cedar_fmask_micro, a tile at a
+     * time) against cedar_fmask_fragment pixel by pixel, on random bytes
+     * (cb_fmask_read takes an index modulo the sample count). */
+    if (t->fmask_on) {
+        assert_non_null(t->ftab);
+        srand(samples);
+        for (uint64_t i = 0; i < t->fmap.size; i++)
+            t->fmask[i] = (uint8_t)rand();
+        /* a quarter of the pixels, tiles interleaved: every table entry kind is met */
+        for (uint64_t k = 0, p = 0; k < n / 4; k++, p = (p + 7919) % n) {
+            unsigned x = (unsigned)(p % t->width), y = (unsigned)(p / t->width);
+            uint32_t want = 0;
+            for (unsigned s = 0; s < samples; s++)
+                want |= (cedar_fmask_fragment(&t->fmap, t->fmask, x, y, s, 0) & (samples - 1u)) << (4 * s);
+            if (cb_fmask_read(t, x, y) != want)
+                fail_msg("CB%u %ux: (%u,%u): FMask through the tables 0x%08X, per pixel 0x%08X", cb,
+                         samples, x, y, cb_fmask_read(t, x, y), want);
+        }
+    }
     free(t);
 }
 

@@ -299,19 +299,26 @@ static void test_cedar_msaa_surface(void **state)
     assert_int_equal((a2 >> 12) - (a0 >> 12), m.piece_slice_bytes / 256);
 }
 
+/* The accepted-th of a run of random FMask layouts, at 2, 4 and 8 samples in
+ * turn; returns its sample count. */
+static int next_fmask_surface(struct cedar_tile_map *m, struct cedar_surface *s, unsigned accepted)
+{
+    static const int FS[] = {2, 4, 8};
+    int fs = FS[accepted % 3];
+    struct cedar_tile_opts o;
+    for (unsigned tries = 0; random_surface(m, s, &o, fs, 0) != 0; tries++)
+        assert_true(tries < 200000);
+    return fs;
+}
+
 static void test_fmask_configs(void **state)
 {
     (void)state;
-    unsigned accepted = 0, tries = 0, per[3] = {0, 0, 0};
-    static const int FS[] = {2, 4, 8};
+    unsigned accepted = 0, per[3] = {0, 0, 0};
     while (accepted < 60) {
-        assert_true(++tries < 200000);
         struct cedar_tile_map m;
         struct cedar_surface s;
-        struct cedar_tile_opts o;
-        int fs = FS[accepted % 3];
-        if (random_surface(&m, &s, &o, fs, 0) != 0)
-            continue;
+        int fs = next_fmask_surface(&m, &s, accepted);
         accepted++;
         per[accepted % 3]++;
         unsigned planes = cedar_fmask_planes(&m);
@@ -338,6 +345,71 @@ static void test_fmask_configs(void **state)
         free(hits);
     }
     assert_true(per[0] && per[1] && per[2]);
+}
+
+/* cedar_fmask_micro (a micro tile's FMask addresses from one address per
+ * byte run) against cedar_fmask_bit pixel by pixel, and
+ * cedar_fmask_tile_fragments against cedar_fmask_fragment on random FMask
+ * bytes, for every micro tile of every slice of random 1D and 2D FMask
+ * layouts at 2, 4 and 8 samples. */
+static void test_fmask_micro_tiles(void **state)
+{
+    (void)state;
+    unsigned accepted = 0, per[3] = {0, 0, 0}, modes[3] = {0, 0, 0};
+    while (accepted < 60) {
+        struct cedar_tile_map m;
+        struct cedar_surface s;
+        int fs = next_fmask_surface(&m, &s, accepted);
+        per[accepted % 3]++;
+        modes[s.mode]++;
+        accepted++;
+        uint8_t *fmask = malloc(m.size);
+        assert_non_null(fmask);
+        for (uint64_t i = 0; i < m.size; i++)
+            fmask[i] = (uint8_t)rnd();
+        unsigned planes = cedar_fmask_planes(&m);
+        for (unsigned z = 0; z < m.slices; z++)
+            for (unsigned my = 0; my < m.height / 8; my++)
+                for (unsigned mx = 0; mx < m.width / 8; mx++) {
+                    uint64_t byte[64][4];
+                    uint8_t bit0[64][4];
+                    uint32_t frags[64];
+                    assert_int_equal(cedar_fmask_micro(&m, mx, my, z, byte, bit0), planes);
+                    cedar_fmask_tile_fragments(&m, fmask, mx, my, z, frags);
+                    for (unsigned xy = 0; xy < 64; xy++) {
+                        unsigned x = mx * 8 + xy % 8, y = my * 8 + xy / 8;
+                        for (unsigned smp = 0; smp < (unsigned)fs; smp++) {
+                            for (unsigned p = 0; p < planes; p++) {
+                                uint64_t want;
+                                unsigned bit;
+                                cedar_fmask_bit(&m, x, y, smp, p, z, &want, &bit);
+                                if (byte[xy][p] != want || bit0[xy][p] + smp != bit)
+                                    fail_msg("%dx %s (%u,%u) slice %u sample %u plane %u: micro "
+                                             "byte %llu bit %u, per pixel byte %llu bit %u",
+                                             fs, s.mode == CEDAR_MODE_2D_THIN ? "2D" : "1D", x, y,
+                                             z, smp, p, (unsigned long long)byte[xy][p],
+                                             bit0[xy][p] + smp, (unsigned long long)want, bit);
+                            }
+                            unsigned f = (frags[xy] >> (4 * smp)) & 0xFu;
+                            assert_int_equal(f, cedar_fmask_fragment(&m, fmask, x, y, smp, z));
+                        }
+                        if (fs < 8) /* no sample past the colour samples */
+                            assert_int_equal(frags[xy] >> (4 * fs), 0);
+                    }
+                }
+        free(fmask);
+    }
+    assert_true(per[0] && per[1] && per[2]);
+    assert_true(modes[CEDAR_MODE_1D_THIN] && modes[CEDAR_MODE_2D_THIN]);
+    /* a colour map has no FMask planes */
+    struct cedar_tile_map c;
+    struct cedar_surface cs;
+    struct cedar_tile_opts co;
+    while (random_surface(&c, &cs, &co, 0, 0) != 0)
+        ;
+    uint64_t byte[64][4];
+    uint8_t bit0[64][4];
+    assert_int_equal(cedar_fmask_micro(&c, 0, 0, 0, byte, bit0), 0);
 }
 
 /* FMask of the Cedar demo: 8x, 4 bits a sample, bit P of sample S of a pixel
@@ -479,6 +551,7 @@ int main(void)
         cmocka_unit_test(test_colour_configs),
         cmocka_unit_test(test_cedar_msaa_surface),
         cmocka_unit_test(test_fmask_configs),
+        cmocka_unit_test(test_fmask_micro_tiles),
         cmocka_unit_test(test_fmask_8x_layout),
         cmocka_unit_test(test_layout_code_surfaces),
         cmocka_unit_test(test_rejects_impossible),

@@ -238,6 +238,71 @@ static void cs_fill_copy_fence(void **state)
     cedar_dev_destroy(dev);
 }
 
+/* vcedar_zero_pages: a page it calls zero holds zeros, a page the CPU or
+ * the GPU (a CP_DMA fill) wrote is never called zero, a 2 MiB stretch
+ * nothing touched is (whether or not the buffer got huge pages); ranges
+ * outside one buffer are refused. */
+static void zero_pages(void **state)
+{
+    (void)state;
+    struct cedar_dev *dev = open_dev(VC_CHECK_STRICT);
+    struct vcedar *vc = vcedar_of(dev);
+    const uint64_t size = 8 * MiB, pages = size / 4096;
+    uint32_t h = test_vc_bo_new(dev, size, RADEON_GEM_DOMAIN_VRAM);
+    uint8_t *p = test_vc_bo_map(dev, h, size);
+    static uint8_t zero[8 * MiB / 4096];
+    assert_int_equal(vcedar_zero_pages(vc, p, size, zero), 0);
+    for (uint64_t i = 0; i < pages; i++)
+        assert_int_equal(zero[i], 1);       /* nothing wrote any of it yet */
+
+    p[4096 * 3 + 17] = 0x5A;               /* the CPU writes page 3 */
+    struct cedar_cmdbuf cb;               /* the GPU fills 12 KiB at 5 MiB + 8 KiB */
+    cedar_cmdbuf_init(&cb, 0);
+    uint32_t fill[5] = { 0x01020304u, S_CP_DMA_CP_DMA_INFO__SRC_SEL(V_CP_DMA_SRC_SEL__SRC_DATA),
+                         (uint32_t)(5 * MiB + 8192), 0, S_CP_DMA_CP_DMA_COMMAND__BYTE_COUNT(12288) };
+    cedar_cmdbuf_packet(&cb, PKT3_CP_DMA, fill, 5);
+    cedar_cmdbuf_reloc(&cb, h, 0, RADEON_GEM_DOMAIN_VRAM, 0);
+    cedar_cmdbuf_pad(&cb, 8);
+    assert_int_equal(cb.error, 0);
+    assert_int_equal(test_vc_submit(dev, &cb, RADEON_CS_RING_GFX, RADEON_CS_KEEP_TILING_FLAGS), 0);
+    cedar_cmdbuf_fini(&cb);
+
+    memset(zero, 0xEE, sizeof zero);
+    assert_int_equal(vcedar_zero_pages(vc, p, size, zero), 0);
+    /* a sub-range starting at a page inside, asked before anything reads it */
+    uint8_t sub[2] = {0xEE, 0xEE};
+    assert_int_equal(vcedar_zero_pages(vc, p + 7 * MiB, 8192, sub), 0);
+    assert_true(sub[0] == 1 && sub[1] == 1);
+    assert_int_equal(zero[3], 0);
+    for (uint64_t i = (5 * MiB + 8192) / 4096; i < (5 * MiB + 8192 + 12288) / 4096; i++)
+        assert_int_equal(zero[i], 0);
+    uint64_t called_zero = 0;
+    for (uint64_t i = 0; i < pages; i++) {
+        assert_true(zero[i] == 0 || zero[i] == 1);
+        if (!zero[i])
+            continue;
+        called_zero++;
+        for (unsigned b = 0; b < 4096; b++)
+            if (p[i * 4096 + b] != 0)
+                fail_msg("page %llu called zero holds 0x%02X at byte %u", (unsigned long long)i,
+                         p[i * 4096 + b], b);
+    }
+    /* [2 MiB, 4 MiB) and [6 MiB, 8 MiB) were never touched (the reads just
+     * above came after the query) */
+    for (uint64_t i = 2 * MiB / 4096; i < 4 * MiB / 4096; i++)
+        assert_int_equal(zero[i], 1);
+    for (uint64_t i = 6 * MiB / 4096; i < pages; i++)
+        assert_int_equal(zero[i], 1);
+    assert_true(called_zero >= pages / 2);
+
+    /* not page-aligned; past the buffer; not a buffer */
+    assert_int_equal(vcedar_zero_pages(vc, p + 1, 4096, zero), -1);
+    assert_int_equal(vcedar_zero_pages(vc, p, size + 4096, zero), -1);
+    assert_int_equal(vcedar_zero_pages(vc, zero, 4096, zero), -1);
+    cedar_dev_munmap(dev, p, size);
+    cedar_dev_destroy(dev);
+}
+
 /* What the kernel refuses before it looks at the packets. */
 static void cs_ioctl_rejects(void **state)
 {
@@ -344,6 +409,7 @@ int main(void)
         cmocka_unit_test(gem_placement),
         cmocka_unit_test(gem_mmap_tiling),
         cmocka_unit_test(cs_fill_copy_fence),
+        cmocka_unit_test(zero_pages),
         cmocka_unit_test(cs_ioctl_rejects),
         cmocka_unit_test(cs_dma_ring),
     };

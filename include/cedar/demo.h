@@ -106,15 +106,25 @@ void cedar_demo_plan_free(struct cedar_demo_plan *plan);
 int cedar_demo_dump_cs(const struct cedar_demo_plan *plan, const char *dir, char *err,
                        size_t errlen);
 
-/* What a run brought back. */
+/* What a run brought back.  color and resolve are the buffers' CPU
+ * mappings (GEM_MMAP), not copies: they stay valid, with the buffers and
+ * the device's handles to them, until cedar_demo_result_free, which must
+ * come before the device is destroyed. */
+struct cedar_demo_session;
 struct cedar_demo_result {
-    uint8_t *color;           /* the render target buffer as read back (colour, FMask, CMask) */
+    const uint8_t *color;     /* the render target buffer as read back (colour, FMask, CMask) */
     size_t color_size;
-    uint8_t *resolve;         /* the resolve target as read back (MSAA), else NULL */
+    const uint8_t *resolve;   /* the resolve target as read back (MSAA), else NULL */
     size_t resolve_size;
     uint64_t dwords_submitted;
     unsigned submissions;
     double seconds;
+    /* Per 4096-byte page of color: 1 where the device knows the page holds
+     * zeros without it being read (the virtual Cedar: nothing ever wrote
+     * it), so that the output files need not touch it; NULL when the device
+     * cannot tell (the real kernel). */
+    uint8_t *color_zero_pages;
+    struct cedar_demo_session *session;   /* owned: the buffers behind color and resolve */
 };
 
 /* Per-submission hook (a .bof capture writer): called right before each CS
@@ -140,7 +150,7 @@ void cedar_demo_capture_init(struct cedar_demo_capture *c, const char *path, uin
                              struct cedar_demo_hook *hook);
 
 /* Creates the buffers, uploads vertices and shaders, submits every IB,
- * waits for idle and reads the buffers back (GEM_MMAP).  Returns 0, or -1
+ * waits for idle and hands the buffers back as mapped (GEM_MMAP).  Returns 0, or -1
  * with a one-line reason (the device's last_error included). */
 int cedar_demo_run(struct cedar_dev *dev, const struct cedar_demo_plan *plan,
                    const struct cedar_demo_hook *hook, struct cedar_demo_result *res,
@@ -152,6 +162,10 @@ int cedar_demo_open_virtual(struct cedar_dev **dev, char *err, size_t errlen);
 /* 1 with the reason in buf when the device reported an execution fault
  * (the virtual Cedar does; the real kernel cannot), else 0. */
 int cedar_demo_device_fault(struct cedar_dev *dev, char *buf, size_t len);
+/* The virtual Cedar's vcedar_zero_pages for a mapping of one of its buffers:
+ * 0 with zero[] filled (one entry per 4096-byte page), or -1 on any other
+ * device or when it cannot tell. */
+int cedar_demo_zero_pages(struct cedar_dev *dev, const void *ptr, size_t len, uint8_t *zero);
 
 /* Output files in dir (created if missing): frame.png, frame.tiled.bin,
  * msaa.color.bin, msaa.fmask.bin, msaa.cmask.bin, edge-zoom.png,
@@ -167,7 +181,6 @@ int cedar_demo_write_outputs(const struct cedar_demo_plan *plan,
  * each cedar_demo_session_frame submits the other IBs (clear, draw, resolve)
  * and waits until the buffers they write are idle.  The plan must outlive
  * the session.  0, or -1 with a one-line reason. */
-struct cedar_demo_session;
 int cedar_demo_session_open(struct cedar_dev *dev, const struct cedar_demo_plan *plan,
                             struct cedar_demo_session **session, char *err, size_t errlen);
 int cedar_demo_session_frame(struct cedar_demo_session *session, char *err, size_t errlen);

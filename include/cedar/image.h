@@ -12,11 +12,14 @@ enum cedar_png_kind {
     CEDAR_PNG_GRAY16,  /* 2 bytes per pixel, host-endian uint16_t */
     CEDAR_PNG_RGBA8,   /* R, G, B, A bytes */
     CEDAR_PNG_RGBA16,  /* 4 host-endian uint16_t: R, G, B, A */
+    CEDAR_PNG_BGRA8,   /* B, G, R, A bytes (written as RGBA) */
 };
 
 struct cedar_image_err { char msg[256]; };
 
-/* Write w x h pixels whose rows are `stride` bytes apart.  Returns 0 or -1. */
+/* Write w x h pixels whose rows are `stride` bytes apart.  8-bit kinds are
+ * compressed for speed (zlib level 1, the Sub filter: a few times faster
+ * than libpng's defaults, files somewhat larger).  Returns 0 or -1. */
 int cedar_png_write(const char *path, const void *pixels, unsigned w, unsigned h, size_t stride,
                     enum cedar_png_kind kind, struct cedar_image_err *err);
 
@@ -33,5 +36,12 @@ int cedar_file_read(const char *path, size_t max_size, uint8_t **data, size_t *s
 
 /* Write size bytes to path.  Returns 0 or -1. */
 int cedar_file_write(const char *path, const void *data, size_t size, struct cedar_image_err *err);
+/* The same, told which 4096-byte blocks of data are zeros without their
+ * being read: known_zero[i] != 0 for block i (bytes 4096 i ..); NULL: none.
+ * Those blocks are never read (a surface read back is mostly memory nothing
+ * wrote); long runs of them become holes in a regular file (the same bytes
+ * when read). */
+int cedar_file_write_known(const char *path, const void *data, size_t size, const uint8_t *known_zero,
+                           struct cedar_image_err *err);
 
 #endif

@@ -16,6 +16,7 @@
  *   cedar_tile_addr()     (x, y, sample, slice) -> byte offset of the element
  *   cedar_tile_coord()    byte offset -> (x, y, sample, slice, byte in element)
  *   cedar_fmask_bit()     where bit `plane` of a sample's FMask fragment index is
+ *   cedar_fmask_micro()   the same for every pixel of a micro tile at once
  *   cedar_tile_micro()    the byte runs holding one micro tile of one sample
  *                         (tiled colour maps), for writing many pixels cheaply
  *   cedar_detile() / cedar_tile()   whole (slice, sample) plane <-> linear image
@@ -122,6 +123,22 @@ unsigned cedar_fmask_planes(const struct cedar_tile_map *m);
 /* The fragment index of (x, y, sample) read from an FMask surface of m->size bytes. */
 unsigned cedar_fmask_fragment(const struct cedar_tile_map *m, const uint8_t *fmask,
                               unsigned x, unsigned y, unsigned sample, unsigned slice);
+
+/* FMask, a micro tile at a time: for each pixel xy = (y%8)*8 + x%8 of micro
+ * tile (mx, my) (pixels mx*8.., my*8..) and each plane p < planes, bit
+ * plane p of the pixel's sample fragment indices starts at bit bit0[xy][p]
+ * of byte byte[xy][p] (sample s at bit bit0 + s, as cedar_fmask_bit says).
+ * The same addresses as cedar_fmask_bit for all 64 pixels, from one address
+ * computation per byte run of each plane.  Returns the number of planes, 0
+ * for a colour map. */
+unsigned cedar_fmask_micro(const struct cedar_tile_map *m, unsigned mx, unsigned my, unsigned slice,
+                           uint64_t byte[64][4], uint8_t bit0[64][4]);
+/* The fragment indices of micro tile (mx, my) read from an FMask surface of
+ * m->size bytes: frags[xy] holds sample s's index in bits 4s..4s+3 (samples
+ * beyond m->samples 0), xy as above; what cedar_fmask_fragment gives per
+ * pixel and sample.  FMask maps only (nothing is written for a colour map). */
+void cedar_fmask_tile_fragments(const struct cedar_tile_map *m, const uint8_t *fmask, unsigned mx,
+                                unsigned my, unsigned slice, uint32_t frags[64]);
 
 /* The bytes of micro tile (mx, my) (pixels mx*8.., my*8..) of one sample of
  * a 1D or 2D colour map: pixel index i (see cedar_tile_pixel_index) of that

@@ -192,6 +192,17 @@ const struct vc_error *vcedar_last_error(const struct vcedar *vc);
  * fail the CS ioctl: the kernel had accepted the submission. */
 const struct vc_error *vcedar_exec_error(const struct vcedar *vc);
 
+/* Which 4096-byte pages of [ptr, ptr + len), CPU memory of one of the
+ * model's buffers (ptr page-aligned, as a GEM_MMAP mapping is), hold zeros
+ * that need not be read: pages nothing has written, neither the GPU nor
+ * the CPU, since the buffer was created (its memory is anonymous and the
+ * kernel keeps no page for them: /proc/self/pagemap shows them neither
+ * present nor swapped).  zero[i] becomes 1 for such a page i, 0 for the
+ * others.  Reading the answer costs no page fault, where reading the pages
+ * would fault each one in.  0, or -1 when the range is not inside one
+ * buffer or the kernel does not tell (zero[] then says nothing). */
+int vcedar_zero_pages(struct vcedar *vc, const void *ptr, size_t len, uint8_t *zero);
+
 /* Statistics the tests and tools look at. */
 struct vcedar_stats {
     uint64_t cs_submitted, cs_rejected;

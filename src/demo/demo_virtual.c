@@ -34,3 +34,9 @@ int cedar_demo_device_fault(struct cedar_dev *dev, char *buf, size_t len)
     vc_error_format(e, buf, len);
     return 1;
 }
+
+int cedar_demo_zero_pages(struct cedar_dev *dev, const void *ptr, size_t len, uint8_t *zero)
+{
+    struct vcedar *vc = vcedar_of(dev);
+    return vc ? vcedar_zero_pages(vc, ptr, len, zero) : -1;
+}

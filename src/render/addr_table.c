@@ -1,7 +1,7 @@
 /* Address tables the renderer keeps across draws: for a colour surface, the
  * byte runs of every sample plane of a micro tile (cedar_tile_micro); for an
  * FMask surface, the byte and first bit of every pixel's fragment-index
- * planes (cedar_fmask_bit).  A table belongs to one surface layout (the whole
+ * planes (cedar_fmask_micro: cedar_fmask_bit's addresses, a tile at once).  A table belongs to one surface layout (the whole
  * tile map compared) and is filled a micro tile at a time, the first time a
  * draw touches it; later draws on the same layout (the resolve after the
  * draw, the next frame) look addresses up instead of recomputing the tiling
@@ -96,16 +96,12 @@ static void *tile_of(struct addr_table *t, unsigned mx, unsigned my)
     const struct cedar_tile_map *m = &t->map;
     if (m->is_fmask) {
         struct fmask_tile *f = e;
-        unsigned planes = cedar_fmask_planes(m);
+        uint64_t byte[64][4];
+        unsigned planes = cedar_fmask_micro(m, mx, my, 0, byte, f->bit0);
         uint32_t lo = UINT32_MAX, hi = 0;
         for (unsigned i = 0; i < 64; i++) {
-            unsigned x = mx * 8 + i % 8, y = my * 8 + i / 8;
-            for (unsigned p = 0; p < planes && p < 4; p++) {
-                uint64_t byte;
-                unsigned bit;
-                cedar_fmask_bit(m, x, y, 0, p, 0, &byte, &bit);
-                f->byte[i][p] = byte;
-                f->bit0[i][p] = (uint8_t)bit;
+            for (unsigned p = 0; p < planes; p++) {
+                f->byte[i][p] = (uint32_t)byte[i][p];
                 /* a plane's sample bits sit in one byte (cedar_fmask_bit:
                  * bit = the pixel's bits + sample), the CB's views of them
                  * are (1 << samples) - 1 from bit0 */
@@ -118,7 +114,7 @@ static void *tile_of(struct addr_table *t, unsigned mx, unsigned my)
         f->span_len = planes && hi - lo <= FMASK_SPAN_MAX ? hi - lo : 0;
         uint8_t sample_bits = (uint8_t)((1u << m->samples) - 1u);
         for (unsigned i = 0; i < 64 && f->span_len; i++)
-            for (unsigned p = 0; p < planes && p < 4; p++)
+            for (unsigned p = 0; p < planes; p++)
                 f->span_used[f->byte[i][p] - lo] |= (uint8_t)(sample_bits << f->bit0[i][p]);
         f->span_whole = f->span_len > 0;
         for (unsigned k = 0; k < f->span_len; k++)

@@ -189,6 +189,54 @@ unsigned cedar_fmask_fragment(const struct cedar_tile_map *m, const uint8_t *fma
     return frag;
 }
 
+unsigned cedar_fmask_micro(const struct cedar_tile_map *m, unsigned mx, unsigned my, unsigned slice,
+                           uint64_t byte[64][4], uint8_t bit0[64][4])
+{
+    if (!m->is_fmask || m->planes > 4)
+        return 0;
+    /* A plane of the micro tile is 64 elements of elem_bits; its bytes come
+     * in runs of run_bytes that are contiguous in the address (init_common:
+     * a run stays inside one tile-split piece and one pipe-interleave
+     * group), so one tiled_addr per run places all of them. */
+    const uint32_t plane_bytes = MICRO_TILE_PIXELS * m->elem_bits / 8;
+    const unsigned runs = plane_bytes / m->run_bytes;
+    for (unsigned p = 0; p < m->planes; p++) {
+        uint64_t run[CEDAR_MICRO_RUNS_MAX];
+        for (unsigned k = 0; k < runs && k < CEDAR_MICRO_RUNS_MAX; k++)
+            run[k] = tiled_addr(m, mx * 8, my * 8, slice, p * plane_bytes + k * m->run_bytes);
+        for (unsigned xy = 0; xy < MICRO_TILE_PIXELS; xy++) {
+            unsigned pi = m->pix_index[xy];
+            uint32_t b = pi * m->elem_bits / 8;   /* the pixel's byte in the plane */
+            byte[xy][p] = run[b / m->run_bytes] + b % m->run_bytes;
+            bit0[xy][p] = (uint8_t)((pi * m->elem_bits) & 7);
+        }
+    }
+    return m->planes;
+}
+
+void cedar_fmask_tile_fragments(const struct cedar_tile_map *m, const uint8_t *fmask, unsigned mx,
+                                unsigned my, unsigned slice, uint32_t frags[64])
+{
+    uint64_t byte[64][4];
+    uint8_t bit0[64][4];
+    unsigned planes = cedar_fmask_micro(m, mx, my, slice, byte, bit0);
+    if (!planes)
+        return;
+    const unsigned sample_mask = (1u << m->samples) - 1u;
+    for (unsigned xy = 0; xy < MICRO_TILE_PIXELS; xy++) {
+        uint32_t f = 0;
+        for (unsigned p = 0; p < planes; p++) {
+            /* bit s of the plane's sample bits -> bit p of nibble s */
+            uint32_t v = (fmask[byte[xy][p]] >> bit0[xy][p]) & sample_mask;
+            v = (v | v << 12) & 0x000F000Fu;
+            v = (v | v << 6) & 0x03030303u;
+            v = (v | v << 3) & 0x11111111u;
+            f |= v << p;
+        }
+        frags[xy] = f;
+    }
+}
+
 unsigned cedar_tile_micro(const struct cedar_tile_map *m, unsigned mx, unsigned my,
                           unsigned sample, unsigned slice, uint64_t run[CEDAR_MICRO_RUNS_MAX])
 {

@@ -1,27 +1,29 @@
 /* GPU memory of the virtual Cedar: sorted, non-overlapping GPU address
  * ranges, each backed by an anonymous host mapping.  The kernel only hands
  * out pages when they are touched, so a 512 MiB VRAM (or a 33 MiB MSAA
- * buffer of which a corner is drawn) costs what is used. */
+ * buffer of which a corner is drawn) costs what is used (in 2 MiB stretches
+ * for buffers that large, see vc_host_alloc). */
 #include <errno.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 
+#include "cedar/bigmem.h"
 #include "vc_internal.h"
 
+/* Buffers of a megabyte or more get transparent huge pages (cedar/bigmem.h):
+ * the renderer's first touches of an MSAA surface cost one fault per 2 MiB,
+ * and reading untouched parts back maps the kernel's huge zero page. */
 uint8_t *vc_host_alloc(uint64_t size)
 {
     if (size == 0 || size > (uint64_t)SIZE_MAX)
         return NULL;
-    void *p = mmap(NULL, (size_t)size, PROT_READ | PROT_WRITE,
-                   MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-    return p == MAP_FAILED ? NULL : p;
+    return cedar_big_alloc((size_t)size);
 }
 
 void vc_host_free(uint8_t *p, uint64_t size)
 {
-    if (p)
-        munmap(p, (size_t)size);
+    cedar_big_free(p, (size_t)size);
 }
 
 /* Index of the first region whose end is above gpu. */
