@@ -62,25 +62,26 @@ static int tex_res(void *c, unsigned res, struct eg_tex_resource *out, char *msg
         snprintf(msg, len, "no texture %u", res);
         return -1;
     }
-    *out = (struct eg_tex_resource){ 4, 4, 1, { 0, 1, 2, 3 } };
+    *out = (struct eg_tex_resource){ 4, 4, 1, { 0, 1, 2, 3 }, V_SQ_TEX_DIM__SQ_TEX_DIM_2D, 1, 1 };
     return 0;
 }
-static int tex_samp(void *c, unsigned s, struct eg_tex_sampler *out, char *msg, size_t len)
+static int tex_samp(void *c, unsigned s, unsigned res, struct eg_tex_sampler *out, char *msg, size_t len)
 {
-    (void)c, (void)msg, (void)len;
+    (void)c, (void)res, (void)msg, (void)len;
     *out = (struct eg_tex_sampler){ .clamp_x = s % 8, .clamp_y = (s + 1) % 8, .clamp_z = s % 4,
                                     .mag_filter = s % 2, .min_filter = s % 3 };
     return 0;
 }
-static int texel(void *c, unsigned res, int x, int y, int z, float rgba[4], char *msg, size_t len)
+static int texel(void *c, unsigned res, int x, int y, int z, unsigned sample, union eg_vec4 *out, char *msg,
+                 size_t len)
 {
-    (void)c, (void)res, (void)z;
+    (void)c, (void)res, (void)z, (void)sample;
     if (x < 0 || y < 0 || x >= 4 || y >= 4) {   /* the interpreter must have clamped */
         snprintf(msg, len, "texel (%d,%d) outside the 4x4 texture", x, y);
         fail_msg("texel callback got (%d,%d) outside the texture", x, y);
     }
     for (int i = 0; i < 4; i++)
-        rgba[i] = (float)(x + y + i) / 8.0f;
+        out->f[i] = (float)(x + y + i) / 8.0f;
     return 0;
 }
 

@@ -75,15 +75,16 @@ static int tex_res(void *c, unsigned res, struct eg_tex_resource *out, char *msg
 {
     (void)c, (void)msg, (void)len;
     assert_int_equal(res, 0);
-    *out = (struct eg_tex_resource){ 8, 8, 1, EG_SWZ_XYZW };
+    *out = (struct eg_tex_resource){ 8, 8, 1, EG_SWZ_XYZW, V_SQ_TEX_DIM__SQ_TEX_DIM_2D, 1, 1 };
     return 0;
 }
 
-static int tex_samp(void *c, unsigned s, struct eg_tex_sampler *out, char *msg, size_t len)
+static int tex_samp(void *c, unsigned s, unsigned res, struct eg_tex_sampler *out, char *msg, size_t len)
 {
     struct env_ctx *e = c;
     (void)msg, (void)len;
     assert_int_equal(s, 0);
+    assert_int_equal(res, 0);
     *out = (struct eg_tex_sampler){ .clamp_x = e->clamp, .clamp_y = e->clamp, .clamp_z = e->clamp,
                                     .mag_filter = e->filter, .min_filter = e->filter };
     return 0;
@@ -96,15 +97,14 @@ static unsigned tiled_index(int x, int y)
     return (unsigned)((y / 2) * 16 + (x / 4) * 8 + (y % 2) * 4 + (x % 4));
 }
 
-static int texel(void *c, unsigned res, int x, int y, int z, float rgba[4], char *msg, size_t len)
+static int texel(void *c, unsigned res, int x, int y, int z, unsigned sample, union eg_vec4 *out, char *msg,
+                 size_t len)
 {
     struct env_ctx *e = c;
-    (void)res, (void)z, (void)msg, (void)len;
+    (void)res, (void)z, (void)sample, (void)msg, (void)len;
     unsigned i = e->tiled ? tiled_index(x, y) : (unsigned)(y * 8 + x);
-    union eg_vec4 v;
     assert_int_equal(eg_fmt_convert(V_SQ_DATA_FORMAT__FMT_8_8_8_8, V_SQ_NUM_FORMAT__SQ_NUM_FORMAT_NORM, 0,
-                                    &e->tex[4 * i], &v), 4);
-    memcpy(rgba, v.f, 16);
+                                    &e->tex[4 * i], out), 4);
     return 0;
 }
 

@@ -102,6 +102,7 @@ struct eg_tex {
     bool coord_normalized[4];
     int lod_bias;           /* -64..63 */
     int offset[3];          /* -16..15 */
+    unsigned inst_mod;      /* INST_MOD: 1 makes an LD of an MSAA texture read its FMask */
 };
 
 struct eg_export {
@@ -214,14 +215,18 @@ struct eg_vtx_resource {
  * SQ_TEX_SAMPLER_WORD*).  The texel callback does the memory layout (linear or
  * tiled) and the format decode. */
 struct eg_tex_resource {
-    unsigned width, height, depth;
+    unsigned width, height, depth;  /* depth: 3D depth, or array layers */
     uint8_t dst_sel[4];     /* resource swizzle (V_SQ_INST_SEL__*) applied to fetched texels */
+    unsigned dim;           /* V_SQ_TEX_DIM__*: the layer coordinate of a 1D (y) or 2D (z)
+                               array is rounded and clamped, never wrapped */
+    unsigned levels;        /* mip levels (GET_TEXTURE_RESINFO's w); 0 counts as 1 */
+    unsigned samples;       /* an MSAA texture's samples per texel (LD's w picks one) */
 };
 
 struct eg_tex_sampler {
     unsigned clamp_x, clamp_y, clamp_z;     /* V_SQ_TEX_CLAMP__* */
-    unsigned mag_filter, min_filter;        /* V_SQ_TEX_XY_FILTER__* */
-    float border[4];                        /* colour for the CLAMP_*BORDER modes */
+    unsigned mag_filter, min_filter;        /* V_SQ_TEX_XY_FILTER__* (POINT / BILINEAR) */
+    union eg_vec4 border;                   /* the texel the CLAMP_*BORDER modes read */
 };
 
 /* What a running shader can reach outside its registers.  Each callback
@@ -234,9 +239,18 @@ struct eg_shader_env {
     /* ALU constant `index` of constant buffer `bank` (kcache), 4 dwords */
     int (*constant)(void *ctx, unsigned bank, unsigned index, uint32_t out[4], char *msg, size_t msglen);
     int (*tex_resource)(void *ctx, unsigned resource, struct eg_tex_resource *out, char *msg, size_t msglen);
-    int (*tex_sampler)(void *ctx, unsigned sampler, struct eg_tex_sampler *out, char *msg, size_t msglen);
-    /* one texel at integer coordinates already wrapped/clamped into the texture */
-    int (*texel)(void *ctx, unsigned resource, int x, int y, int z, float rgba[4], char *msg, size_t msglen);
+    /* the sampler as it applies to a fetch from `resource` (whose number
+     * format the border texel takes) */
+    int (*tex_sampler)(void *ctx, unsigned sampler, unsigned resource, struct eg_tex_sampler *out, char *msg,
+                       size_t msglen);
+    /* one texel at integer coordinates already wrapped/clamped into the
+     * texture (sample: of an MSAA texture, below its samples; else 0):
+     * floats, or integer bits for an integer format */
+    int (*texel)(void *ctx, unsigned resource, int x, int y, int z, unsigned sample, union eg_vec4 *out,
+                 char *msg, size_t msglen);
+    /* an MSAA texture's FMask at texel (x, y, z): the fragment index of
+     * sample s in bits 4s..4s+3 (LD with INST_MOD 1, Mesa's "ldfptr") */
+    int (*tex_fmask)(void *ctx, unsigned resource, int x, int y, int z, uint32_t *out, char *msg, size_t msglen);
     /* semantic table SQ_VTX_SEMANTIC_0..31 (low 8 bits = SEMANTIC_ID) and which
      * entries are valid; a SEMANTIC fetch of id S writes GPR i+1 for the entry i
      * holding S */

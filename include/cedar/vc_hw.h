@@ -33,7 +33,30 @@ struct vc_regs {
     uint32_t bool_const[VC_BOOL_DWORDS];
     uint32_t sampler[VC_SAMPLER_DWORDS];
     uint32_t ctl_const[VC_CTL_DWORDS];
+    /* The texture unit's border colour table: sampler i of a stage gets the
+     * colour written to that stage's TD_*_SAMPLER0_BORDER_RED..ALPHA while
+     * its BORDER_INDEX held i (Mesa evergreen_emit_sampler_states writes
+     * INDEX then the four components for each sampler that needs one). */
+    uint32_t border[V_SQ_SAMPLER_BASE__STAGES][V_SQ_SAMPLER_BASE__PER_STAGE][4];
 };
+
+/* Keep a write to a TD_<stage>_SAMPLER0_BORDER_RED..ALPHA register in the
+ * border colour table (the register file itself keeps only the last one).
+ * The six stages' five registers (INDEX, RED, GREEN, BLUE, ALPHA) follow
+ * each other from TD_PS_SAMPLER0_BORDER_INDEX. */
+static inline void vc_regs_latch_border(struct vc_regs *r, uint32_t offset, uint32_t value)
+{
+    const uint32_t first = REG_TD_PS_SAMPLER0_BORDER_INDEX;
+    const uint32_t stride = REG_TD_VS_SAMPLER0_BORDER_INDEX - REG_TD_PS_SAMPLER0_BORDER_INDEX;
+    if (offset <= first || offset >= first + V_SQ_SAMPLER_BASE__STAGES * stride)
+        return;
+    uint32_t stage = (offset - first) / stride, comp = (offset - first) % stride / 4;
+    if (comp == 0)
+        return; /* the INDEX register */
+    uint32_t index = r->config[(first + stage * stride - SPACE_CONFIG_START) / 4];
+    if (index < V_SQ_SAMPLER_BASE__PER_STAGE)
+        r->border[stage][index][comp - 1] = value;
+}
 
 /* Context or config register by byte offset (REG_* from eg_regs.h). */
 static inline uint32_t vc_reg(const struct vc_regs *r, uint32_t offset)

@@ -42,6 +42,15 @@ int rs_fail(struct vc_draw_err *err, const char *fmt, ...)
     return -1;
 }
 
+int rs_msg_fail(char *msg, size_t msglen, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, msglen, fmt, ap);
+    va_end(ap);
+    return -1;
+}
+
 /* ---- formats ---------------------------------------------------------------- */
 
 struct cb_format_info {

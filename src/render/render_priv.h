@@ -84,6 +84,9 @@ struct eg_ps_batch *render_shade_batch_copy(struct vc_render *r);
 
 int rs_fail(struct vc_draw_err *err, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
+/* The same into a shader callback's message buffer (msg, msglen). */
+int rs_msg_fail(char *msg, size_t msglen, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
 
 /* ---- colour block (cb.c) -------------------------------------------------- */
 

@@ -7,11 +7,11 @@
  * the formats the hardware's vertex fetch can read.  Per vertex: eg_run_vs
  * with the fetch resources of SET_RESOURCE (regs->resource, 8 dwords a slot)
  * and the constant buffers SQ_ALU_CONST_CACHE_VS_*.  Per pixel: the GPRs the
- * SPI loads (barycentrics as SPI_BARYC_CNTL enables them, the position and the
- * face as SPI_PS_IN_CONTROL_0/1 place them), the parameter cache from the
- * primitive's inputs, eg_run_ps, its colour exports.
+ * SPI loads (barycentrics as SPI_BARYC_CNTL enables them, the position, the
+ * face and the sample index as SPI_PS_IN_CONTROL_0/1 place them), the
+ * parameter cache from the primitive's inputs, eg_run_ps, its colour exports.
+ * Texture fetches go to the texture unit (texture.c).
  */
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,10 +19,15 @@
 #include "cedar/regdb.h"
 #include "cedar/shader.h"
 #include "render_priv.h"
+#include "texture.h"
 
 #define MAX_PROGRAM_BYTES (1u << 20)   /* longest shader looked at: 128K instructions */
 #define MAX_CF_SCAN 4096               /* CF instructions scanned for vertex fetches */
 #define PS_MAX_GPRS 128
+/* The channel of the SPI_PS_IN_CONTROL_1.FIXED_PT_POSITION GPR holding the
+ * sample being shaded (Mesa sfn_shader_fs.cpp: gl_SampleID is that GPR's
+ * w); its other channels are not modelled (left 0). */
+#define FIXED_PT_SAMPLE_CHAN 3
 
 enum stage { STAGE_FS, STAGE_VS, STAGE_PS, STAGE_COUNT };
 static const char *const stage_name[STAGE_COUNT] = {"FS", "VS", "PS"};
@@ -37,21 +42,14 @@ struct shade {
     /* how the SPI loads the PS's GPRs this draw (from the SPI registers) */
     enum vc_baryc baryc_order[VC_BARYC_COUNT];
     unsigned nbaryc;
-    bool pos_ena, face_ena, face_all_bits;
-    unsigned pos_addr, face_addr, face_chan;
+    bool pos_ena, face_ena, face_all_bits, fixed_ena;
+    unsigned pos_addr, face_addr, face_chan, fixed_addr;
     unsigned input_gprs;               /* R0.. the SPI loads */
     struct eg_ps_batch *batch;         /* the PS decoded for batches, or NULL */
+    const struct cedar_tiling *tiling; /* the GPU's, for texture layouts */
+    struct tex_unit *tex;              /* the texture unit (texture.c) */
 };
 
-static int fail(char *msg, size_t len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-static int fail(char *msg, size_t len, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(msg, len, fmt, ap);
-    va_end(ap);
-    return -1;
-}
 
 /* ---- programs in GPU memory ---------------------------------------------------- */
 
@@ -93,11 +91,11 @@ static int vtx_resource(void *ctx, unsigned slot, struct eg_vtx_resource *out, c
 {
     const struct shade *s = ctx;
     if (slot >= V_SQ_FETCH_RESOURCE_BASE__COUNT)
-        return fail(msg, msglen, "fetch resource %u does not exist", slot);
+        return rs_msg_fail(msg, msglen, "fetch resource %u does not exist", slot);
     const uint32_t *w = resource_words(s->regs, slot);
     if (G_SQ_VTX_CONSTANT_WORD7__TYPE(w[7]) != V_SQ_TEX_VTX_TYPE__SQ_TEX_VTX_VALID_BUFFER)
-        return fail(msg, msglen, "fetch resource %u is not a valid buffer (SQ_VTX_CONSTANT_WORD7.TYPE %u)", slot,
-                    G_SQ_VTX_CONSTANT_WORD7__TYPE(w[7]));
+        return rs_msg_fail(msg, msglen, "fetch resource %u is not a valid buffer (SQ_VTX_CONSTANT_WORD7.TYPE %u)",
+                           slot, G_SQ_VTX_CONSTANT_WORD7__TYPE(w[7]));
     out->base = G_SQ_VTX_CONSTANT_WORD0__BASE_ADDRESS(w[0]) |
                 (uint64_t)G_SQ_VTX_CONSTANT_WORD2__BASE_ADDRESS_HI(w[2]) << 32;
     out->size = (uint64_t)G_SQ_VTX_CONSTANT_WORD1__SIZE(w[1]) + 1;
@@ -116,18 +114,18 @@ static int constant(const struct shade *s, bool ps, unsigned bank, unsigned inde
                     size_t msglen)
 {
     if (bank >= 16)
-        return fail(msg, msglen, "constant buffer %u does not exist", bank);
+        return rs_msg_fail(msg, msglen, "constant buffer %u does not exist", bank);
     uint32_t base = vc_reg(s->regs, ps ? REG_SQ_ALU_CONST_CACHE_PS(bank) : REG_SQ_ALU_CONST_CACHE_VS(bank));
     uint32_t units = vc_reg(s->regs, ps ? REG_SQ_ALU_CONST_BUFFER_SIZE_PS(bank) : REG_SQ_ALU_CONST_BUFFER_SIZE_VS(bank));
     uint64_t size = (uint64_t)units * V_SQ_STAGE_LAYOUT__CONST_BUFFER_UNIT;
     uint64_t off = (uint64_t)index * V_SQ_STAGE_LAYOUT__CONST_BYTES;
     if (off + V_SQ_STAGE_LAYOUT__CONST_BYTES > size)
-        return fail(msg, msglen, "constant %u is outside constant buffer %u (%llu bytes)", index, bank,
-                    (unsigned long long)size);
+        return rs_msg_fail(msg, msglen, "constant %u is outside constant buffer %u (%llu bytes)", index, bank,
+                           (unsigned long long)size);
     const uint8_t *p = vc_mem_ptr(s->mem, ((uint64_t)base << 8) + off, V_SQ_STAGE_LAYOUT__CONST_BYTES);
     if (!p)
-        return fail(msg, msglen, "constant buffer %u at 0x%llx is not inside a GPU buffer", bank,
-                    (unsigned long long)base << 8);
+        return rs_msg_fail(msg, msglen, "constant buffer %u at 0x%llx is not inside a GPU buffer", bank,
+                           (unsigned long long)base << 8);
     memcpy(out, p, V_SQ_STAGE_LAYOUT__CONST_BYTES);
     return 0;
 }
@@ -140,6 +138,30 @@ static int constant_vs(void *ctx, unsigned bank, unsigned index, uint32_t out[4]
 static int constant_ps(void *ctx, unsigned bank, unsigned index, uint32_t out[4], char *msg, size_t msglen)
 {
     return constant(ctx, true, bank, index, out, msg, msglen);
+}
+
+/* The texture unit's answers (texture.c), for both stages: their
+ * resource and sampler numbers do not overlap. */
+static int tex_resource(void *ctx, unsigned slot, struct eg_tex_resource *out, char *msg, size_t msglen)
+{
+    return tex_unit_resource(((const struct shade *)ctx)->tex, slot, out, msg, msglen);
+}
+
+static int tex_sampler(void *ctx, unsigned sampler, unsigned slot, struct eg_tex_sampler *out, char *msg,
+                       size_t msglen)
+{
+    return tex_unit_sampler(((const struct shade *)ctx)->tex, sampler, slot, out, msg, msglen);
+}
+
+static int tex_texel(void *ctx, unsigned slot, int x, int y, int z, unsigned sample, union eg_vec4 *out, char *msg,
+                     size_t msglen)
+{
+    return tex_unit_texel(((const struct shade *)ctx)->tex, slot, x, y, z, sample, out, msg, msglen);
+}
+
+static int tex_fmask(void *ctx, unsigned slot, int x, int y, int z, uint32_t *out, char *msg, size_t msglen)
+{
+    return tex_unit_fmask(((const struct shade *)ctx)->tex, slot, x, y, z, out, msg, msglen);
 }
 
 /* ---- vertex formats the hardware fetches ------------------------------------------- */
@@ -267,6 +289,10 @@ static void spi_gpr_layout(struct shade *s, const struct vc_regs *regs)
     s->face_all_bits = G_SPI_PS_IN_CONTROL_1__FRONT_FACE_ALL_BITS(c1);
     if (s->face_ena && s->face_addr + 1 > ngpr)
         ngpr = s->face_addr + 1;
+    s->fixed_ena = G_SPI_PS_IN_CONTROL_1__FIXED_PT_POSITION_ENA(c1);
+    s->fixed_addr = G_SPI_PS_IN_CONTROL_1__FIXED_PT_POSITION_ADDR(c1);
+    if (s->fixed_ena && s->fixed_addr + 1 > ngpr)
+        ngpr = s->fixed_addr + 1;
     s->input_gprs = ngpr;
 }
 
@@ -289,6 +315,8 @@ static void spi_load_gprs(const struct shade *s, const struct vc_prim_inputs *pr
         else
             gpr[s->face_addr].f[s->face_chan] = prim->front_face ? 1.0f : -1.0f;
     }
+    if (s->fixed_ena)
+        gpr[s->fixed_addr].u[FIXED_PT_SAMPLE_CHAN] = in->sample;
 }
 
 /* ---- the stages ------------------------------------------------------------------- */
@@ -312,12 +340,18 @@ static int begin(void *ctx, const struct vc_regs *regs, const struct vc_mem *mem
     if (check_vertex_formats(s, STAGE_VS, err))
         return -1;
 
+    tex_unit_begin(s->tex, regs, mem, s->tiling);
+
     struct eg_shader_env *vs = &s->env[0], *ps = &s->env[1];
     memset(vs, 0, sizeof *vs);
     vs->ctx = s;
     vs->mem = mem;
     vs->vtx_resource = vtx_resource;
     vs->constant = constant_vs;
+    vs->tex_resource = tex_resource;
+    vs->tex_sampler = tex_sampler;
+    vs->texel = tex_texel;
+    vs->tex_fmask = tex_fmask;
     /* Semantic table: an entry is in use when it holds an id other than 0
      * and 0xFF (SQ_VTX_SEMANTIC_CLEAR / an unwritten register). */
     for (unsigned i = 0; i < 32; i++) {
@@ -332,6 +366,10 @@ static int begin(void *ctx, const struct vc_regs *regs, const struct vc_mem *mem
     ps->mem = mem;
     ps->vtx_resource = vtx_resource;
     ps->constant = constant_ps;
+    ps->tex_resource = tex_resource;
+    ps->tex_sampler = tex_sampler;
+    ps->texel = tex_texel;
+    ps->tex_fmask = tex_fmask;
     spi_gpr_layout(s, regs);
     eg_ps_batch_free(s->batch);
     s->batch = pixels ? eg_ps_batch_new(&s->prog[STAGE_PS], ps, s->input_gprs) : NULL;
@@ -451,6 +489,9 @@ int render_shade_pixels(struct vc_render *r, struct eg_ps_batch *b, const struct
         for (unsigned l = 0; l < n; l++)
             lanes[s->face_addr][s->face_chan][l] = g.u[0];
     }
+    if (s->fixed_ena && s->fixed_addr < ng && lanes[s->fixed_addr][FIXED_PT_SAMPLE_CHAN])
+        for (unsigned l = 0; l < n; l++)
+            lanes[s->fixed_addr][FIXED_PT_SAMPLE_CHAN][l] = in[l].sample;
     struct eg_ps_param param[VC_RENDER_MAX_PARAMS];
     for (unsigned i = 0; i < prim->num_inputs; i++)
         eg_ps_param_from_vertices(&param[i], prim->attr[i][0], prim->attr[i][1], prim->attr[i][2]);
@@ -470,9 +511,16 @@ int render_shade_pixels(struct vc_render *r, struct eg_ps_batch *b, const struct
 int render_default_shaders(struct vc_render *r, struct vc_shader_ops *ops)
 {
     if (!r->shade) {
-        r->shade = calloc(1, sizeof(struct shade));
-        if (!r->shade)
+        struct shade *s = calloc(1, sizeof(struct shade));
+        if (!s)
             return -1;
+        s->tex = tex_unit_new();
+        if (!s->tex) {
+            free(s);
+            return -1;
+        }
+        s->tiling = &r->tiling;
+        r->shade = s;
     }
     memset(ops, 0, sizeof *ops);
     ops->ctx = r->shade;
@@ -484,8 +532,10 @@ int render_default_shaders(struct vc_render *r, struct vc_shader_ops *ops)
 
 void render_shade_free(struct vc_render *r)
 {
-    if (r->shade)
+    if (r->shade) {
         eg_ps_batch_free(((struct shade *)r->shade)->batch);
+        tex_unit_free(((struct shade *)r->shade)->tex);
+    }
     free(r->shade);
     r->shade = NULL;
 }

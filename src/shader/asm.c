@@ -351,7 +351,8 @@ void eg_asm_tex(struct eg_asm *a, const struct eg_tex *t)
               fits(a, "TEX resource id", t->resource_id, SQ_TEX_WORD0__RESOURCE_ID__WIDTH) &&
               fits(a, "TEX sampler id", t->sampler_id, SQ_TEX_WORD2__SAMPLER_ID__WIDTH) &&
               fits(a, "TEX src gpr", t->src_gpr, SQ_TEX_WORD0__SRC_GPR__WIDTH) &&
-              fits(a, "TEX dst gpr", t->dst_gpr, SQ_TEX_WORD1__DST_GPR__WIDTH);
+              fits(a, "TEX dst gpr", t->dst_gpr, SQ_TEX_WORD1__DST_GPR__WIDTH) &&
+              fits(a, "TEX inst mod", t->inst_mod, SQ_TEX_WORD0__INST_MOD__WIDTH);
     for (int c = 0; c < 4 && ok; c++)
         ok = fits(a, "TEX src sel", t->src_sel[c], SQ_TEX_WORD2__SRC_SEL_X__WIDTH) &&
              fits(a, "TEX dst sel", t->dst_sel[c], SQ_TEX_WORD1__DST_SEL_X__WIDTH);
@@ -362,8 +363,8 @@ void eg_asm_tex(struct eg_asm *a, const struct eg_tex *t)
             ok = (fail(a, "TEX offset %d out of range", t->offset[c]), false);
     if (!ok)
         return;
-    uint32_t w0 = S_SQ_TEX_WORD0__TEX_INST(t->inst) | S_SQ_TEX_WORD0__RESOURCE_ID(t->resource_id) |
-                  S_SQ_TEX_WORD0__SRC_GPR(t->src_gpr);
+    uint32_t w0 = S_SQ_TEX_WORD0__TEX_INST(t->inst) | S_SQ_TEX_WORD0__INST_MOD(t->inst_mod) |
+                  S_SQ_TEX_WORD0__RESOURCE_ID(t->resource_id) | S_SQ_TEX_WORD0__SRC_GPR(t->src_gpr);
     uint32_t w1 = S_SQ_TEX_WORD1__DST_GPR(t->dst_gpr) |
                   S_SQ_TEX_WORD1__DST_SEL_X(t->dst_sel[0]) | S_SQ_TEX_WORD1__DST_SEL_Y(t->dst_sel[1]) |
                   S_SQ_TEX_WORD1__DST_SEL_Z(t->dst_sel[2]) | S_SQ_TEX_WORD1__DST_SEL_W(t->dst_sel[3]) |

@@ -258,16 +258,16 @@ static int wrap(int64_t i, int64_t size, unsigned mode)
 }
 
 static int texel(const struct eg_shader_env *env, unsigned res, const struct eg_tex_resource *tr,
-                 const struct eg_tex_sampler *s, int64_t x, int64_t y, int64_t z, float out[4], char *msg,
+                 const struct eg_tex_sampler *s, int64_t x, int64_t y, int64_t z, union eg_vec4 *out, char *msg,
                  size_t msglen)
 {
     int wx = wrap(x, tr->width, s->clamp_x), wy = wrap(y, tr->height, s->clamp_y);
     int wz = wrap(z, tr->depth, s->clamp_z);
     if (wx < 0 || wy < 0 || wz < 0) {
-        memcpy(out, s->border, 4 * sizeof(float));
+        *out = s->border;
         return 0;
     }
-    return env->texel(env->ctx, res, wx, wy, wz, out, msg, msglen);
+    return env->texel(env->ctx, res, wx, wy, wz, 0, out, msg, msglen);
 }
 
 /* floorf(v) as a texel coordinate.  Converting a NaN or a float outside the
@@ -290,12 +290,72 @@ static float coord_value(const union eg_vec4 *g, unsigned sel)
     return sel == V_SQ_INST_SEL__ONE ? 1.0f : 0.0f;
 }
 
+/* The layer of an array texture: round(r) clamped to the layers, whatever
+ * the address mode (OpenGL 4.6 core, 8.14.2: layer = clamp(floor(r + 0.5),
+ * 0, d - 1)). */
+static int64_t array_layer(float r, unsigned layers)
+{
+    int64_t l = texel_coord(r + 0.5f);
+    return l < 0 ? 0 : l >= (int64_t)layers ? (int64_t)layers - 1 : l;
+}
+
+/* GET_TEXTURE_RESINFO: the size of mip level `lod` (width, height, depth
+ * halved per level and at least 1; array layers are not: a 1D array's in
+ * y, a 2D array's in z) and the level count. */
+static unsigned level_size(unsigned size, unsigned lod)
+{
+    return size >> lod ? size >> lod : 1;
+}
+
+static void resinfo(const struct eg_tex_resource *tr, int32_t lod, union eg_vec4 *v)
+{
+    unsigned l = lod < 0 ? 0 : lod > 31 ? 31 : (unsigned)lod;
+    v->u[0] = level_size(tr->width, l);
+    if (tr->dim == V_SQ_TEX_DIM__SQ_TEX_DIM_1D_ARRAY) {
+        v->u[1] = tr->depth;
+        v->u[2] = 1;
+    } else {
+        v->u[1] = level_size(tr->height, l);
+        v->u[2] = tr->dim == V_SQ_TEX_DIM__SQ_TEX_DIM_3D ? level_size(tr->depth, l) : tr->depth;
+    }
+    v->u[3] = tr->levels ? tr->levels : 1;
+}
+
+/* LD from an MSAA texture: texel (x, y) of layer z (2D_ARRAY_MSAA), sample
+ * w; INST_MOD 1 reads the FMask instead: x gets the fragment index of
+ * every sample, 4 bits each (Mesa sfn_instr_tex.cpp lower_txf_ms: the
+ * shader then fetches sample (fmask >> 4s) & 15).  Outside the texture or
+ * its samples: zeros. */
+static int msaa_ld(const struct eg_shader_env *env, unsigned res, const struct eg_tex_resource *tr,
+                   const union eg_vec4 *src, const uint32_t w[4], const int offs[3], union eg_vec4 *v, char *msg,
+                   size_t msglen)
+{
+    int64_t x = (int64_t)(int32_t)src->u[G_SQ_TEX_WORD2__SRC_SEL_X(w[2]) & 3] + offs[0];
+    int64_t y = (int64_t)(int32_t)src->u[G_SQ_TEX_WORD2__SRC_SEL_Y(w[2]) & 3] + offs[1];
+    int64_t z = tr->dim == V_SQ_TEX_DIM__SQ_TEX_DIM_2D_ARRAY_MSAA
+                    ? (int64_t)(int32_t)src->u[G_SQ_TEX_WORD2__SRC_SEL_Z(w[2]) & 3] : 0;
+    uint32_t sample = src->u[G_SQ_TEX_WORD2__SRC_SEL_W(w[2]) & 3];
+    memset(v, 0, sizeof *v);
+    if (x < 0 || y < 0 || z < 0 || x >= tr->width || y >= tr->height || z >= tr->depth)
+        return 0;
+    if (G_SQ_TEX_WORD0__INST_MOD(w[0]) == 1) {
+        if (!env->tex_fmask) {
+            snprintf(msg, msglen, "FMask fetch without an FMask callback");
+            return -1;
+        }
+        return env->tex_fmask(env->ctx, res, (int)x, (int)y, (int)z, &v->u[0], msg, msglen);
+    }
+    if (sample >= tr->samples)
+        return 0;
+    return env->texel(env->ctx, res, (int)x, (int)y, (int)z, sample, v, msg, msglen);
+}
+
 int eg_exec_tex(const struct eg_shader_env *env, union eg_vec4 *gpr, unsigned res_base, unsigned sampler_base,
                 const uint32_t w[4], char *msg, size_t msglen)
 {
     unsigned inst = G_SQ_TEX_WORD0__TEX_INST(w[0]);
-    bool ld = inst == V_SQ_TEX_INST__LD;
-    if (!ld && inst != V_SQ_TEX_INST__SAMPLE && inst != V_SQ_TEX_INST__SAMPLE_L &&
+    bool ld = inst == V_SQ_TEX_INST__LD, info = inst == V_SQ_TEX_INST__GET_TEXTURE_RESINFO;
+    if (!ld && !info && inst != V_SQ_TEX_INST__SAMPLE && inst != V_SQ_TEX_INST__SAMPLE_L &&
         inst != V_SQ_TEX_INST__SAMPLE_LZ && inst != V_SQ_TEX_INST__SAMPLE_LB) {
         snprintf(msg, msglen, "unsupported TEX_INST %u", inst);
         return -1;
@@ -313,23 +373,49 @@ int eg_exec_tex(const struct eg_shader_env *env, union eg_vec4 *gpr, unsigned re
     struct eg_tex_sampler s = { 0 };
     if (env->tex_resource(env->ctx, res, &tr, msg, msglen))
         return -1;
-    if (!ld && env->tex_sampler(env->ctx, sampler_base + G_SQ_TEX_WORD2__SAMPLER_ID(w[2]), &s, msg, msglen))
+    if (!ld && !info &&
+        env->tex_sampler(env->ctx, sampler_base + G_SQ_TEX_WORD2__SAMPLER_ID(w[2]), res, &s, msg, msglen))
         return -1;
     if (!tr.width || !tr.height || !tr.depth) {
         snprintf(msg, msglen, "texture resource %u has a zero size", res);
         return -1;
     }
     const union eg_vec4 *src = &gpr[G_SQ_TEX_WORD0__SRC_GPR(w[0])];
+    const unsigned sel[4] = { G_SQ_TEX_WORD1__DST_SEL_X(w[1]), G_SQ_TEX_WORD1__DST_SEL_Y(w[1]),
+                              G_SQ_TEX_WORD1__DST_SEL_Z(w[1]), G_SQ_TEX_WORD1__DST_SEL_W(w[1]) };
+    union eg_vec4 v, t;
+    if (info) {
+        resinfo(&tr, (int32_t)src->u[G_SQ_TEX_WORD2__SRC_SEL_X(w[2]) & 3], &v);
+        write_sel(&gpr[G_SQ_TEX_WORD1__DST_GPR(w[1])], &v, sel, true);
+        return 0;
+    }
     float c[4] = { coord_value(src, G_SQ_TEX_WORD2__SRC_SEL_X(w[2])), coord_value(src, G_SQ_TEX_WORD2__SRC_SEL_Y(w[2])),
                    coord_value(src, G_SQ_TEX_WORD2__SRC_SEL_Z(w[2])), coord_value(src, G_SQ_TEX_WORD2__SRC_SEL_W(w[2])) };
     int offs[3] = { G_SQ_TEX_WORD2__OFFSET_X(w[2]), G_SQ_TEX_WORD2__OFFSET_Y(w[2]), G_SQ_TEX_WORD2__OFFSET_Z(w[2]) };
-    float rgba[4];
-    if (ld) {
+    bool array1d = tr.dim == V_SQ_TEX_DIM__SQ_TEX_DIM_1D_ARRAY, array2d = tr.dim == V_SQ_TEX_DIM__SQ_TEX_DIM_2D_ARRAY;
+    bool msaa = tr.dim == V_SQ_TEX_DIM__SQ_TEX_DIM_2D_MSAA || tr.dim == V_SQ_TEX_DIM__SQ_TEX_DIM_2D_ARRAY_MSAA;
+    if (msaa && !ld) {
+        snprintf(msg, msglen, "texture resource %u: an MSAA texture is read with LD only (TEX_INST %u)", res, inst);
+        return -1;
+    }
+    if (ld && msaa) {
+        if (msaa_ld(env, res, &tr, src, w, offs, &v, msg, msglen))
+            return -1;
+    } else if (ld) {
         /* integer texel coordinates in the source's bits, as the hardware's LD reads them */
         uint32_t ux = src->u[G_SQ_TEX_WORD2__SRC_SEL_X(w[2]) & 3], uy = src->u[G_SQ_TEX_WORD2__SRC_SEL_Y(w[2]) & 3];
+        uint32_t uz = src->u[G_SQ_TEX_WORD2__SRC_SEL_Z(w[2]) & 3];
+        int64_t y = (int64_t)(int32_t)uy + offs[1], z = 0;
+        if (tr.dim == V_SQ_TEX_DIM__SQ_TEX_DIM_1D)
+            y = 0;
+        else if (array1d)
+            z = (int32_t)uy, y = 0;
+        else if (array2d)
+            z = (int32_t)uz;
+        else if (tr.dim == V_SQ_TEX_DIM__SQ_TEX_DIM_3D)
+            z = (int64_t)(int32_t)uz + offs[2];
         s.clamp_x = s.clamp_y = s.clamp_z = V_SQ_TEX_CLAMP__SQ_TEX_CLAMP_BORDER;
-        if (texel(env, res, &tr, &s, (int64_t)(int32_t)ux + offs[0], (int64_t)(int32_t)uy + offs[1], 0, rgba, msg,
-                  msglen))
+        if (texel(env, res, &tr, &s, (int64_t)(int32_t)ux + offs[0], y, z, &v, msg, msglen))
             return -1;
     } else {
         const bool norm[3] = { G_SQ_TEX_WORD1__COORD_TYPE_X(w[1]), G_SQ_TEX_WORD1__COORD_TYPE_Y(w[1]),
@@ -340,30 +426,34 @@ int eg_exec_tex(const struct eg_shader_env *env, union eg_vec4 *gpr, unsigned re
             u[k] = (norm[k] ? c[k] * (float)size[k] : c[k]) + (float)offs[k];
         float lod = inst == V_SQ_TEX_INST__SAMPLE_L ? c[3] : 0.0f;
         unsigned filter = lod > 0.0f ? s.min_filter : s.mag_filter;
-        int64_t z = texel_coord(u[2]);
+        /* z: the slice of a 3D texture, the layer of an array; 0 else */
+        int64_t z = tr.dim == V_SQ_TEX_DIM__SQ_TEX_DIM_3D ? texel_coord(u[2]) : 0;
+        if (array1d)
+            z = array_layer(c[1], tr.depth);
+        else if (array2d)
+            z = array_layer(c[2], tr.depth);
+        if (array1d || tr.dim == V_SQ_TEX_DIM__SQ_TEX_DIM_1D)
+            u[1] = 0.5f; /* the one row: no filtering or border across it */
         if (filter == V_SQ_TEX_XY_FILTER__SQ_TEX_XY_FILTER_BILINEAR) {
             float fx = u[0] - 0.5f, fy = u[1] - 0.5f;
             int64_t x0 = texel_coord(fx), y0 = texel_coord(fy);
             float ax = fx - (float)x0, ay = fy - (float)y0;
-            float t[4][4];
+            union eg_vec4 q[4];
             for (int k = 0; k < 4; k++)
-                if (texel(env, res, &tr, &s, x0 + (k & 1), y0 + (k >> 1), z, t[k], msg, msglen))
+                if (texel(env, res, &tr, &s, x0 + (k & 1), y0 + (k >> 1), z, &q[k], msg, msglen))
                     return -1;
             for (int ch = 0; ch < 4; ch++)
-                rgba[ch] = (t[0][ch] * (1 - ax) + t[1][ch] * ax) * (1 - ay) + (t[2][ch] * (1 - ax) + t[3][ch] * ax) * ay;
+                v.f[ch] = (q[0].f[ch] * (1 - ax) + q[1].f[ch] * ax) * (1 - ay) +
+                          (q[2].f[ch] * (1 - ax) + q[3].f[ch] * ax) * ay;
         } else {
-            if (texel(env, res, &tr, &s, texel_coord(u[0]), texel_coord(u[1]), z, rgba, msg, msglen))
+            if (texel(env, res, &tr, &s, texel_coord(u[0]), texel_coord(u[1]), z, &v, msg, msglen))
                 return -1;
         }
     }
-    union eg_vec4 v, t;
-    memcpy(v.f, rgba, sizeof rgba);
     /* the resource's swizzle, then the instruction's */
     const unsigned rsel[4] = { tr.dst_sel[0], tr.dst_sel[1], tr.dst_sel[2], tr.dst_sel[3] };
     t = v;
     write_sel(&t, &v, rsel, false);
-    const unsigned sel[4] = { G_SQ_TEX_WORD1__DST_SEL_X(w[1]), G_SQ_TEX_WORD1__DST_SEL_Y(w[1]),
-                              G_SQ_TEX_WORD1__DST_SEL_Z(w[1]), G_SQ_TEX_WORD1__DST_SEL_W(w[1]) };
     write_sel(&gpr[G_SQ_TEX_WORD1__DST_GPR(w[1])], &t, sel, false);
     return 0;
 }

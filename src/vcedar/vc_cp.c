@@ -105,6 +105,8 @@ static int on_reg(void *ctx, const struct eg_pm4_packet *p, const struct eg_pm4_
     uint32_t *slot = reg_slot(&run->vc->cp.regs, p->type == 0 ? 0 : p->opcode, w->offset);
     if (slot)
         *slot = w->value;
+    if (slot && (p->type == 0 || p->opcode == PKT3_SET_CONFIG_REG))
+        vc_regs_latch_border(&run->vc->cp.regs, w->offset, w->value);
     if (run->vc->trace)
         vc_trace_reg(run->vc->trace, p, w);
     return 0;

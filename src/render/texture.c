@@ -1,0 +1,452 @@
+/* The texture unit: texture resources, samplers and texel reads (texture.h).
+ *
+ * Resource words (Mesa evergreen_state.c evergreen_fill_tex_resource_words,
+ * evergreend.h R_030000..R_03001C): WORD0 DIM, PITCH (pixels / 8 - 1),
+ * TEX_WIDTH - 1; WORD1 TEX_HEIGHT - 1, TEX_DEPTH - 1 (3D depth, or the
+ * array size for the array dimensions), ARRAY_MODE; WORD2 the base level's
+ * address >> 8; WORD4 the number format and the resource swizzle; WORD5
+ * BASE_ARRAY / LAST_ARRAY (a layer view: Mesa reads layer L of an array as
+ * a 2D view with BASE_ARRAY = LAST_ARRAY = L); WORD6 TILE_SPLIT; WORD7 the
+ * data format and the 2D tiling parameters (encoded as in CB_COLOR*_ATTRIB).
+ * The surface's height is aligned as libdrm lays textures out
+ * (radeon_surface.c: 8 rows for 1D tiling, a macro tile for 2D, none for
+ * linear), which is what the slice size and the memory checked depend on.
+ *
+ * The resource swizzle is applied here, to each texel, and the interpreter
+ * gets the identity: Mesa (evergreen_convert_border_color) programs the
+ * border colour registers with the view's swizzle already applied, i.e. the
+ * border colour is the fetch's result in R, G, B, A order, which it can only
+ * be if the swizzle acts on texels before the border is mixed in.  For an
+ * integer format Mesa writes the border as the integer divided by the
+ * component's largest value; the unit multiplies it back.
+ *
+ * MSAA textures (Mesa's compressed MSAA texturing): WORD5.LAST_LEVEL is
+ * log2(samples), WORD3 the FMask's address >> 8 (0: none), WORD6 bits 0..1
+ * its bank height; LD reads sample plane `sample`, LD with INST_MOD 1 the
+ * FMask (the fragment index of each sample, 4 bits each).
+ *
+ * Samplers (evergreend.h R_03C000..R_03C008): the address modes, the XY
+ * filters, BORDER_COLOR_TYPE; a REGISTER border is the stage's entry for
+ * the sampler in the border colour table (struct vc_regs.border, kept by
+ * the command processor).  MIN_LOD / MAX_LOD / LOD_BIAS, Z and mip filters,
+ * the depth compare and the sampler's FORCE_DEGAMMA are not read.
+ *
+ * Not modelled (a fault naming them when fetched): cube maps, mip levels
+ * past the base (BASE_LEVEL > 0), depth-buffer layouts (DEPTH_SAMPLE_ORDER),
+ * endian swapping, UNSIGNED_BIASED components, and the formats
+ * tex_format.c lacks (compressed, 3-component, ...).  Every fetch reads the
+ * base level: no level of detail is computed.
+ */
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cedar/regdb.h"
+#include "render_priv.h"
+#include "texture.h"
+
+/* The pixel and vertex shaders' resources: PS from 0, VS from 176. */
+#define TEX_SLOTS V_SQ_FETCH_RESOURCE_BASE__GS
+
+struct tex_unit {
+    const struct vc_regs *regs;
+    struct tex_view view[TEX_SLOTS];
+};
+
+static int view_fail(struct tex_view *v, unsigned slot, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static int view_fail(struct tex_view *v, unsigned slot, const char *fmt, ...)
+{
+    int n = snprintf(v->err, sizeof v->err, "texture resource %u: ", slot);
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(v->err + n, sizeof v->err - (size_t)n, fmt, ap);
+    va_end(ap);
+    v->ok = false;
+    return -1;
+}
+
+static const char *value_name(const char *enum_name, uint32_t v)
+{
+    const char *n = eg_enum_value_name(eg_enum_find_name(enum_name), v);
+    return n ? n : "(unnamed)";
+}
+
+static bool tiling_mode(unsigned hw, enum cedar_array_mode *mode)
+{
+    switch (hw) {
+    case V_ARRAY_MODE__ARRAY_LINEAR_GENERAL:
+    case V_ARRAY_MODE__ARRAY_LINEAR_ALIGNED:
+        *mode = CEDAR_MODE_LINEAR_ALIGNED;
+        return true;
+    case V_ARRAY_MODE__ARRAY_1D_TILED_THIN1:
+        *mode = CEDAR_MODE_1D_THIN;
+        return true;
+    case V_ARRAY_MODE__ARRAY_2D_TILED_THIN1:
+        *mode = CEDAR_MODE_2D_THIN;
+        return true;
+    default:
+        return false;
+    }
+}
+
+static unsigned align_up(unsigned v, unsigned a)
+{
+    return (v + a - 1) / a * a;
+}
+
+/* The dimension's sizes for the interpreter and the slices it reads. */
+static int view_extent(struct tex_view *v, unsigned slot, const uint32_t w[8], unsigned *slices_needed)
+{
+    unsigned dim = G_SQ_TEX_RESOURCE_WORD0__DIM(w[0]);
+    unsigned depth = G_SQ_TEX_RESOURCE_WORD1__TEX_DEPTH(w[1]) + 1;
+    unsigned base = G_SQ_TEX_RESOURCE_WORD5__BASE_ARRAY(w[5]), last = G_SQ_TEX_RESOURCE_WORD5__LAST_ARRAY(w[5]);
+    v->res.dim = dim;
+    v->res.width = G_SQ_TEX_RESOURCE_WORD0__TEX_WIDTH(w[0]) + 1;
+    v->res.height = G_SQ_TEX_RESOURCE_WORD1__TEX_HEIGHT(w[1]) + 1;
+    switch (dim) {
+    case V_SQ_TEX_DIM__SQ_TEX_DIM_1D:
+    case V_SQ_TEX_DIM__SQ_TEX_DIM_2D:
+    case V_SQ_TEX_DIM__SQ_TEX_DIM_2D_MSAA:
+        /* one layer: BASE_ARRAY of the surface's slices */
+        v->first_slice = base;
+        v->res.depth = 1;
+        break;
+    case V_SQ_TEX_DIM__SQ_TEX_DIM_3D:
+        v->first_slice = 0;
+        v->res.depth = depth;
+        break;
+    case V_SQ_TEX_DIM__SQ_TEX_DIM_1D_ARRAY:
+    case V_SQ_TEX_DIM__SQ_TEX_DIM_2D_ARRAY:
+    case V_SQ_TEX_DIM__SQ_TEX_DIM_2D_ARRAY_MSAA:
+        if (last < base || last >= depth)
+            return view_fail(v, slot, "layers %u..%u (BASE_ARRAY..LAST_ARRAY) of an array of %u", base, last, depth);
+        v->first_slice = base;
+        v->res.depth = last - base + 1;
+        break;
+    default:
+        return view_fail(v, slot, "dimension %s is not modelled", value_name("SQ_TEX_DIM", dim));
+    }
+    if (dim == V_SQ_TEX_DIM__SQ_TEX_DIM_1D || dim == V_SQ_TEX_DIM__SQ_TEX_DIM_1D_ARRAY)
+        v->res.height = 1;
+    *slices_needed = v->first_slice + v->res.depth;
+    return 0;
+}
+
+/* Rows of a 2D-tiled surface's macro tile. */
+static unsigned macro_rows(const struct cedar_surface *s)
+{
+    return 8 * s->bankh * s->tiling.banks / s->mtilea;
+}
+
+/* An MSAA texture's FMask at fbase: laid out as Mesa's r600_texture_get_fmask_info
+ * asks libdrm for it (src/layout/fmask.c): the colour surface's pitch, tile
+ * split, bank width and macro aspect, 1 byte per pixel for 2 and 4 samples
+ * and 4 for 8, its own bank height (WORD6), rows aligned to its macro tile. */
+static int view_fmask(struct tex_view *v, unsigned slot, const uint32_t w[8], const struct cedar_surface *color,
+                      const struct cedar_tile_opts *opts, uint64_t fbase, const struct vc_mem *mem)
+{
+    struct cedar_surface fs = *color;
+    fs.samples = 1;
+    fs.bpe = color->samples == 8 ? 4 : 1;
+    fs.bankh = 1u << G_SQ_TEX_RESOURCE_WORD6_MSAA__FMASK_BANK_HEIGHT(w[6]);
+    fs.aligned_height = align_up(v->res.height, macro_rows(&fs));
+    fs.height = fs.aligned_height;
+    struct cedar_tile_opts fopts = *opts;
+    fopts.order = CEDAR_MICRO_NON_DISPLAYABLE;
+    struct cedar_layout_err lerr = { { 0 } };
+    if (cedar_fmask_map_init(&v->fmap, &fs, color->samples, &fopts, &lerr))
+        return view_fail(v, slot, "FMask: %s", lerr.msg);
+    uint64_t len = (uint64_t)opts->slices * v->fmap.slice_size;
+    v->fmask = vc_mem_ptr(mem, fbase, len);
+    if (!v->fmask)
+        return view_fail(v, slot, "its FMask at 0x%llx (%llu bytes) is not inside one GPU buffer",
+                         (unsigned long long)fbase, (unsigned long long)len);
+    v->fmask_on = true;
+    return 0;
+}
+
+int tex_view_decode(struct tex_view *v, unsigned slot, const uint32_t w[8], const struct cedar_tiling *tiling,
+                    const struct vc_mem *mem)
+{
+    memset(v, 0, sizeof *v);
+    if (G_SQ_TEX_RESOURCE_WORD7__TYPE(w[7]) != V_SQ_TEX_VTX_TYPE__SQ_TEX_VTX_VALID_TEXTURE)
+        return view_fail(v, slot, "not a valid texture (TYPE %s)",
+                         value_name("SQ_TEX_VTX_TYPE", G_SQ_TEX_RESOURCE_WORD7__TYPE(w[7])));
+    unsigned slices = 0;
+    if (view_extent(v, slot, w, &slices))
+        return -1;
+    unsigned dfmt = G_SQ_TEX_RESOURCE_WORD7__DATA_FORMAT(w[7]);
+    v->fmt = tex_format_find(dfmt);
+    if (!v->fmt)
+        return view_fail(v, slot, "data format %s is not modelled", value_name("SQ_DATA_FORMAT", dfmt));
+    if (G_SQ_TEX_RESOURCE_WORD4__BASE_LEVEL(w[4]))
+        return view_fail(v, slot, "BASE_LEVEL %u: mip levels past the base are not modelled",
+                         G_SQ_TEX_RESOURCE_WORD4__BASE_LEVEL(w[4]));
+    if (G_SQ_TEX_RESOURCE_WORD7__DEPTH_SAMPLE_ORDER(w[7]))
+        return view_fail(v, slot, "a depth-buffer layout (DEPTH_SAMPLE_ORDER) is not modelled");
+    if (G_SQ_TEX_RESOURCE_WORD4__ENDIAN_SWAP(w[4]) != V_SQ_ENDIAN__ENDIAN_NONE)
+        return view_fail(v, slot, "endian swap %s is not modelled",
+                         value_name("SQ_ENDIAN", G_SQ_TEX_RESOURCE_WORD4__ENDIAN_SWAP(w[4])));
+
+    /* number format and swizzle */
+    const unsigned comp[4] = { G_SQ_TEX_RESOURCE_WORD4__FORMAT_COMP_X(w[4]),
+                               G_SQ_TEX_RESOURCE_WORD4__FORMAT_COMP_Y(w[4]),
+                               G_SQ_TEX_RESOURCE_WORD4__FORMAT_COMP_Z(w[4]),
+                               G_SQ_TEX_RESOURCE_WORD4__FORMAT_COMP_W(w[4]) };
+    for (unsigned c = 0; c < 4; c++) {
+        if (comp[c] == V_SQ_FORMAT_COMP__SQ_FORMAT_COMP_UNSIGNED_BIASED || comp[c] > 2)
+            return view_fail(v, slot, "FORMAT_COMP %s is not modelled", value_name("SQ_FORMAT_COMP", comp[c]));
+        v->num.comp[c] = (uint8_t)comp[c];
+    }
+    v->num.num_format = G_SQ_TEX_RESOURCE_WORD4__NUM_FORMAT_ALL(w[4]);
+    if (v->num.num_format > V_SQ_NUM_FORMAT__SQ_NUM_FORMAT_SCALED)
+        return view_fail(v, slot, "NUM_FORMAT %u is not a number format", v->num.num_format);
+    v->num.srf_mode = G_SQ_TEX_RESOURCE_WORD4__SRF_MODE_ALL(w[4]);
+    v->num.degamma = G_SQ_TEX_RESOURCE_WORD4__FORCE_DEGAMMA(w[4]);
+    v->int_texels = v->num.num_format == V_SQ_NUM_FORMAT__SQ_NUM_FORMAT_INT;
+    const unsigned sel[4] = { G_SQ_TEX_RESOURCE_WORD4__DST_SEL_X(w[4]), G_SQ_TEX_RESOURCE_WORD4__DST_SEL_Y(w[4]),
+                              G_SQ_TEX_RESOURCE_WORD4__DST_SEL_Z(w[4]), G_SQ_TEX_RESOURCE_WORD4__DST_SEL_W(w[4]) };
+    for (unsigned c = 0; c < 4; c++) {
+        if (sel[c] > V_SQ_SEL__SQ_SEL_1)
+            return view_fail(v, slot, "DST_SEL %u of component %u is no component select", sel[c], c);
+        v->dst_sel[c] = (uint8_t)sel[c];
+        v->res.dst_sel[c] = (uint8_t)c;
+    }
+    bool msaa = v->res.dim == V_SQ_TEX_DIM__SQ_TEX_DIM_2D_MSAA || v->res.dim == V_SQ_TEX_DIM__SQ_TEX_DIM_2D_ARRAY_MSAA;
+    v->res.levels = msaa ? 1 : G_SQ_TEX_RESOURCE_WORD5__LAST_LEVEL(w[5]) + 1;
+    /* an MSAA texture's LAST_LEVEL is log2(samples) */
+    v->res.samples = msaa ? 1u << G_SQ_TEX_RESOURCE_WORD5__LAST_LEVEL(w[5]) : 1;
+    if (msaa && (v->res.samples < 2 || v->res.samples > 8))
+        return view_fail(v, slot, "%u samples (LAST_LEVEL %u): an MSAA texture has 2, 4 or 8",
+                         v->res.samples, G_SQ_TEX_RESOURCE_WORD5__LAST_LEVEL(w[5]));
+
+    /* the surface: its layout as the address map knows it */
+    struct cedar_surface s = { 0 };
+    unsigned amode = G_SQ_TEX_RESOURCE_WORD1__ARRAY_MODE(w[1]);
+    if (!tiling_mode(amode, &s.mode))
+        return view_fail(v, slot, "array mode %s is not modelled", value_name("ARRAY_MODE", amode));
+    s.aligned_width = (G_SQ_TEX_RESOURCE_WORD0__PITCH(w[0]) + 1) * 8;
+    if (v->res.width > s.aligned_width)
+        return view_fail(v, slot, "width %u exceeds the pitch of %u texels", v->res.width, s.aligned_width);
+    s.bpe = v->fmt->bytes;
+    s.samples = v->res.samples;
+    if (msaa && s.mode != CEDAR_MODE_2D_THIN)
+        return view_fail(v, slot, "an MSAA texture is 2D-tiled, not %s", value_name("ARRAY_MODE", amode));
+    s.tiling = *tiling;
+    s.tile_split = 64u << G_SQ_TEX_RESOURCE_WORD6__TILE_SPLIT(w[6]);
+    s.bankw = 1u << G_SQ_TEX_RESOURCE_WORD7__BANK_WIDTH(w[7]);
+    s.bankh = 1u << G_SQ_TEX_RESOURCE_WORD7__BANK_HEIGHT(w[7]);
+    s.mtilea = 1u << G_SQ_TEX_RESOURCE_WORD7__MACRO_TILE_ASPECT(w[7]);
+    unsigned rows = v->res.height;
+    if (s.mode == CEDAR_MODE_2D_THIN) {
+        s.tiling.banks = 2u << G_SQ_TEX_RESOURCE_WORD7__NUM_BANKS(w[7]);
+        rows = align_up(rows, macro_rows(&s));
+    } else {
+        s.tile_split = 0;
+        s.bankw = s.bankh = s.mtilea = 1;
+        if (s.mode == CEDAR_MODE_1D_THIN)
+            rows = align_up(rows, 8);
+    }
+    s.aligned_height = rows;
+    s.width = s.aligned_width;
+    s.height = s.aligned_height;
+    struct cedar_tile_opts opts = {
+        .slices = slices,
+        .order = G_SQ_TEX_RESOURCE_WORD0__NON_DISP_TILING_ORDER(w[0]) ? CEDAR_MICRO_NON_DISPLAYABLE
+                                                                      : CEDAR_MICRO_DISPLAYABLE,
+    };
+    struct cedar_layout_err lerr = { { 0 } };
+    if (cedar_tile_map_init(&v->map, &s, &opts, &lerr))
+        return view_fail(v, slot, "%s %s surface: %s", value_name("ARRAY_MODE", amode),
+                         value_name("SQ_DATA_FORMAT", dfmt), lerr.msg);
+
+    /* every byte of the slices up to the last one read must be GPU memory */
+    uint64_t base = (uint64_t)G_SQ_TEX_RESOURCE_WORD2__BASE_ADDRESS(w[2]) << 8;
+    uint64_t len = (uint64_t)slices * v->map.slice_size;
+    v->mem = vc_mem_ptr(mem, base, len);
+    if (!v->mem)
+        return view_fail(v, slot, "its texels at 0x%llx (%llu bytes: %ux%u, pitch %u, %s, %u slice(s)) are not inside "
+                         "one GPU buffer", (unsigned long long)base, (unsigned long long)len, v->res.width,
+                         v->res.height, s.aligned_width, value_name("ARRAY_MODE", amode), slices);
+    uint64_t fbase = (uint64_t)G_SQ_TEX_RESOURCE_WORD3__MIP_ADDRESS(w[3]) << 8;
+    if (msaa && fbase && view_fmask(v, slot, w, &s, &opts, fbase, mem))
+        return -1;
+    v->ok = true;
+    return 0;
+}
+
+void tex_view_texel(const struct tex_view *v, unsigned x, unsigned y, unsigned z, unsigned sample,
+                    union eg_vec4 *out)
+{
+    uint64_t off = cedar_tile_addr(&v->map, x, y, sample, v->first_slice + z);
+    union eg_vec4 d;
+    tex_format_decode(v->fmt, &v->num, v->mem + off, &d);
+    for (unsigned c = 0; c < 4; c++) {
+        unsigned sel = v->dst_sel[c];
+        if (sel <= V_SQ_SEL__SQ_SEL_W)
+            out->u[c] = d.u[sel];
+        else if (sel == V_SQ_SEL__SQ_SEL_0)
+            out->u[c] = 0;
+        else
+            out->u[c] = v->int_texels ? 1u : 0x3F800000u; /* 1 or 1.0f */
+    }
+}
+
+uint32_t tex_view_fmask(const struct tex_view *v, unsigned x, unsigned y, unsigned z)
+{
+    uint32_t frags = 0;
+    for (unsigned s = 0; s < v->res.samples; s++)
+        frags |= (v->fmask_on ? cedar_fmask_fragment(&v->fmap, v->fmask, x, y, s, v->first_slice + z) : s) << (4 * s);
+    return frags;
+}
+
+static unsigned xy_filter(unsigned f)
+{
+    /* anisotropic filtering is not modelled: its forms filter as their base */
+    switch (f) {
+    case V_SQ_TEX_XY_FILTER__SQ_TEX_XY_FILTER_BILINEAR:
+    case V_SQ_TEX_XY_FILTER__SQ_TEX_XY_FILTER_ANISO_BILINEAR:
+        return V_SQ_TEX_XY_FILTER__SQ_TEX_XY_FILTER_BILINEAR;
+    default:
+        return V_SQ_TEX_XY_FILTER__SQ_TEX_XY_FILTER_POINT;
+    }
+}
+
+void tex_sampler_decode(const uint32_t w[3], const uint32_t reg[4], const struct tex_view *v,
+                        struct eg_tex_sampler *out)
+{
+    memset(out, 0, sizeof *out);
+    out->clamp_x = G_SQ_TEX_SAMPLER_WORD0__CLAMP_X(w[0]);
+    out->clamp_y = G_SQ_TEX_SAMPLER_WORD0__CLAMP_Y(w[0]);
+    out->clamp_z = G_SQ_TEX_SAMPLER_WORD0__CLAMP_Z(w[0]);
+    out->mag_filter = xy_filter(G_SQ_TEX_SAMPLER_WORD0__XY_MAG_FILTER(w[0]));
+    out->min_filter = xy_filter(G_SQ_TEX_SAMPLER_WORD0__XY_MIN_FILTER(w[0]));
+    float b[4] = { 0.0f, 0.0f, 0.0f, 0.0f };
+    switch (G_SQ_TEX_SAMPLER_WORD0__BORDER_COLOR_TYPE(w[0])) {
+    case V_SQ_TEX_BORDER_COLOR__SQ_TEX_BORDER_COLOR_OPAQUE_BLACK:
+        b[3] = 1.0f;
+        break;
+    case V_SQ_TEX_BORDER_COLOR__SQ_TEX_BORDER_COLOR_OPAQUE_WHITE:
+        b[0] = b[1] = b[2] = b[3] = 1.0f;
+        break;
+    case V_SQ_TEX_BORDER_COLOR__SQ_TEX_BORDER_COLOR_REGISTER:
+        memcpy(b, reg, sizeof b);
+        break;
+    default:
+        break; /* transparent black */
+    }
+    for (unsigned c = 0; c < 4; c++) {
+        unsigned sel = v->dst_sel[c];
+        if (!v->int_texels || sel > V_SQ_SEL__SQ_SEL_W) {
+            out->border.f[c] = b[c];
+            continue;
+        }
+        /* an integer format: the border times the component's largest value */
+        unsigned n = sel < v->fmt->comps ? v->fmt->bits[sel] : 32;
+        bool sgn = v->num.comp[sel] == V_SQ_FORMAT_COMP__SQ_FORMAT_COMP_SIGNED;
+        double max = sgn ? (double)((UINT64_C(1) << (n - 1)) - 1) : (double)((UINT64_C(1) << n) - 1);
+        double i = nearbyint((double)b[c] * max);
+        double lo = sgn ? -max - 1.0 : 0.0;
+        i = isnan(i) ? 0.0 : i < lo ? lo : i > max ? max : i;
+        out->border.u[c] = sgn ? (uint32_t)(int32_t)i : (uint32_t)i;
+    }
+}
+
+struct tex_unit *tex_unit_new(void)
+{
+    return calloc(1, sizeof(struct tex_unit));
+}
+
+void tex_unit_free(struct tex_unit *u)
+{
+    free(u);
+}
+
+void tex_unit_begin(struct tex_unit *u, const struct vc_regs *regs, const struct vc_mem *mem,
+                    const struct cedar_tiling *tiling)
+{
+    u->regs = regs;
+    for (unsigned slot = 0; slot < TEX_SLOTS; slot++)
+        tex_view_decode(&u->view[slot], slot, &regs->resource[slot * V_SQ_STAGE_LAYOUT__RESOURCE_DWORDS], tiling,
+                        mem);
+}
+
+static const struct tex_view *unit_view(const struct tex_unit *u, unsigned slot, char *msg, size_t msglen)
+{
+    if (slot >= TEX_SLOTS) {
+        rs_msg_fail(msg, msglen,
+                    "texture resource %u: only the pixel and vertex shaders' resources (0..%u) are modelled", slot,
+                    TEX_SLOTS - 1);
+        return NULL;
+    }
+    const struct tex_view *v = &u->view[slot];
+    if (!v->ok) {
+        rs_msg_fail(msg, msglen, "%s", v->err);
+        return NULL;
+    }
+    return v;
+}
+
+int tex_unit_resource(const struct tex_unit *u, unsigned slot, struct eg_tex_resource *out, char *msg,
+                      size_t msglen)
+{
+    const struct tex_view *v = unit_view(u, slot, msg, msglen);
+    if (!v)
+        return -1;
+    *out = v->res;
+    return 0;
+}
+
+int tex_unit_sampler(const struct tex_unit *u, unsigned sampler, unsigned slot, struct eg_tex_sampler *out,
+                     char *msg, size_t msglen)
+{
+    const struct tex_view *v = unit_view(u, slot, msg, msglen);
+    if (!v)
+        return -1;
+    const unsigned per_stage = V_SQ_SAMPLER_BASE__PER_STAGE;
+    if (sampler >= V_SQ_SAMPLER_BASE__STAGES * per_stage)
+        return rs_msg_fail(msg, msglen, "sampler %u does not exist", sampler);
+    tex_sampler_decode(&u->regs->sampler[sampler * V_SQ_STAGE_LAYOUT__SAMPLER_DWORDS],
+                       u->regs->border[sampler / per_stage][sampler % per_stage], v, out);
+    return 0;
+}
+
+/* The view of `slot` when (x, y, z) is one of its texels. */
+static const struct tex_view *unit_texel_view(const struct tex_unit *u, unsigned slot, int x, int y, int z, char *msg,
+                                              size_t msglen)
+{
+    const struct tex_view *v = unit_view(u, slot, msg, msglen);
+    if (v && (x < 0 || y < 0 || z < 0 || (unsigned)x >= v->res.width || (unsigned)y >= v->res.height ||
+              (unsigned)z >= v->res.depth)) {
+        rs_msg_fail(msg, msglen, "texture resource %u: texel (%d, %d, %d) outside its %ux%ux%u texels", slot, x, y,
+                    z, v->res.width, v->res.height, v->res.depth);
+        return NULL;
+    }
+    return v;
+}
+
+int tex_unit_texel(const struct tex_unit *u, unsigned slot, int x, int y, int z, unsigned sample,
+                   union eg_vec4 *out, char *msg, size_t msglen)
+{
+    const struct tex_view *v = unit_texel_view(u, slot, x, y, z, msg, msglen);
+    if (!v)
+        return -1;
+    if (sample >= v->res.samples)
+        return rs_msg_fail(msg, msglen, "texture resource %u: sample %u of %u", slot, sample, v->res.samples);
+    tex_view_texel(v, (unsigned)x, (unsigned)y, (unsigned)z, sample, out);
+    return 0;
+}
+
+int tex_unit_fmask(const struct tex_unit *u, unsigned slot, int x, int y, int z, uint32_t *out, char *msg,
+                   size_t msglen)
+{
+    const struct tex_view *v = unit_texel_view(u, slot, x, y, z, msg, msglen);
+    if (!v)
+        return -1;
+    if (v->res.samples < 2)
+        return rs_msg_fail(msg, msglen, "texture resource %u: an FMask fetch from a texture of one sample", slot);
+    *out = tex_view_fmask(v, (unsigned)x, (unsigned)y, (unsigned)z);
+    return 0;
+}
