@@ -688,6 +688,12 @@ static void address_modes_bilinear_and_borders(void **state)
         { V_SQ_TEX_CLAMP__SQ_TEX_CLAMP_BORDER, 0.875f, 3 },
         { V_SQ_TEX_CLAMP__SQ_TEX_MIRROR_ONCE_BORDER, -0.375f, 1 },
         { V_SQ_TEX_CLAMP__SQ_TEX_MIRROR_ONCE_BORDER, -1.125f, -1 },    /* x -5 -> 4: outside */
+        /* half border (GL_CLAMP): x clamped to [0, 4] first, so never the border */
+        { V_SQ_TEX_CLAMP__SQ_TEX_CLAMP_HALF_BORDER, 1.0f, 3 },
+        { V_SQ_TEX_CLAMP__SQ_TEX_CLAMP_HALF_BORDER, 7.0f, 3 },
+        { V_SQ_TEX_CLAMP__SQ_TEX_CLAMP_HALF_BORDER, -7.0f, 0 },
+        { V_SQ_TEX_CLAMP__SQ_TEX_MIRROR_ONCE_HALF_BORDER, -0.375f, 1 }, /* x 1.5 */
+        { V_SQ_TEX_CLAMP__SQ_TEX_MIRROR_ONCE_HALF_BORDER, -2.0f, 3 },   /* x 8 -> 4 */
     };
     for (size_t k = 0; k < sizeof points / sizeof points[0]; k++) {
         set_sampler(&e, 0, points[k].mode, POINT, REG);
@@ -714,6 +720,11 @@ static void address_modes_bilinear_and_borders(void **state)
         { V_SQ_TEX_CLAMP__SQ_TEX_WRAP, 0.0f, { 127.5f / 255, 127.5f / 255, 127.5f / 255, 127.5f / 255 } },
         /* half texel 3, half border */
         { V_SQ_TEX_CLAMP__SQ_TEX_CLAMP_BORDER, 1.0f, { 0.625f, 0.75f, 0.875f, 1.0f } },
+        /* past the edge: CLAMP_BORDER all border, half border at most half */
+        { V_SQ_TEX_CLAMP__SQ_TEX_CLAMP_BORDER, 1.5f, { 0.25f, 0.5f, 0.75f, 1.0f } },
+        { V_SQ_TEX_CLAMP__SQ_TEX_CLAMP_HALF_BORDER, 1.5f, { 0.625f, 0.75f, 0.875f, 1.0f } },
+        { V_SQ_TEX_CLAMP__SQ_TEX_CLAMP_HALF_BORDER, -0.5f, { 0.125f, 0.25f, 0.375f, 0.5f } },
+        { V_SQ_TEX_CLAMP__SQ_TEX_MIRROR_ONCE_HALF_BORDER, -1.0f, { 0.625f, 0.75f, 0.875f, 1.0f } },
     };
     for (size_t k = 0; k < sizeof lin / sizeof lin[0]; k++) {
         set_sampler(&e, 0, lin[k].mode, LINEAR, REG);

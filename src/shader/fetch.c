@@ -290,6 +290,30 @@ static float coord_value(const union eg_vec4 *g, unsigned sel)
     return sel == V_SQ_INST_SEL__ONE ? 1.0f : 0.0f;
 }
 
+/* The half-border modes (Mesa's GL_CLAMP and GL_MIRROR_CLAMP_EXT): the
+ * coordinate, in texels, is clamped to [0, size] (after mirroring once)
+ * before filtering, as OpenGL 2.1's CLAMP clamps s to [0, 1] (3.8.7): a
+ * point sample never reaches the border, a bilinear one weighs it at most
+ * a half. */
+static bool half_border(unsigned mode)
+{
+    return mode == V_SQ_TEX_CLAMP__SQ_TEX_CLAMP_HALF_BORDER || mode == V_SQ_TEX_CLAMP__SQ_TEX_MIRROR_ONCE_HALF_BORDER;
+}
+
+static float half_border_coord(float u, unsigned size, unsigned mode)
+{
+    if (mode == V_SQ_TEX_CLAMP__SQ_TEX_MIRROR_ONCE_HALF_BORDER && u < 0.0f)
+        u = -u;
+    return u < 0.0f ? 0.0f : u > (float)size ? (float)size : u;
+}
+
+/* A point sample of a half-border mode: u is in [0, size], and u = size
+ * reads the last texel. */
+static unsigned point_mode(unsigned mode)
+{
+    return half_border(mode) ? V_SQ_TEX_CLAMP__SQ_TEX_CLAMP_LAST_TEXEL : mode;
+}
+
 /* The layer of an array texture: round(r) clamped to the layers, whatever
  * the address mode (OpenGL 4.6 core, 8.14.2: layer = clamp(floor(r + 0.5),
  * 0, d - 1)). */
@@ -434,6 +458,13 @@ int eg_exec_tex(const struct eg_shader_env *env, union eg_vec4 *gpr, unsigned re
             z = array_layer(c[2], tr.depth);
         if (array1d || tr.dim == V_SQ_TEX_DIM__SQ_TEX_DIM_1D)
             u[1] = 0.5f; /* the one row: no filtering or border across it */
+        const unsigned mode[3] = { s.clamp_x, s.clamp_y, s.clamp_z };
+        for (int k = 0; k < 3; k++)
+            if (half_border(mode[k]))
+                u[k] = half_border_coord(u[k], size[k], mode[k]);
+        if (tr.dim == V_SQ_TEX_DIM__SQ_TEX_DIM_3D)
+            z = texel_coord(u[2]);
+        s.clamp_z = point_mode(s.clamp_z); /* z is point sampled (Z_FILTER is not modelled) */
         if (filter == V_SQ_TEX_XY_FILTER__SQ_TEX_XY_FILTER_BILINEAR) {
             float fx = u[0] - 0.5f, fy = u[1] - 0.5f;
             int64_t x0 = texel_coord(fx), y0 = texel_coord(fy);
@@ -446,7 +477,10 @@ int eg_exec_tex(const struct eg_shader_env *env, union eg_vec4 *gpr, unsigned re
                 v.f[ch] = (q[0].f[ch] * (1 - ax) + q[1].f[ch] * ax) * (1 - ay) +
                           (q[2].f[ch] * (1 - ax) + q[3].f[ch] * ax) * ay;
         } else {
-            if (texel(env, res, &tr, &s, texel_coord(u[0]), texel_coord(u[1]), z, &v, msg, msglen))
+            struct eg_tex_sampler p = s;
+            p.clamp_x = point_mode(s.clamp_x);
+            p.clamp_y = point_mode(s.clamp_y);
+            if (texel(env, res, &tr, &p, texel_coord(u[0]), texel_coord(u[1]), z, &v, msg, msglen))
                 return -1;
         }
     }
