@@ -30,7 +30,9 @@ TEST_LIBS   = $(shell pkg-config --libs $(TESTPKGS))
 
 CFLAGS   ?= -O2 -g
 ALL_CFLAGS = $(CSTD) $(WARN) $(INCS) $(PKG_CFLAGS) $(CFLAGS) -MMD -MP
-SAN      := -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer
+# float-cast-overflow: a float converted to an integer type that cannot hold
+# it (gcc's -fsanitize=undefined leaves it out; clang's, used by make fuzz, has it)
+SAN      := -fsanitize=address,undefined,float-cast-overflow -fno-sanitize-recover=undefined,float-cast-overflow -fno-omit-frame-pointer
 SAN_CFLAGS = $(CSTD) $(WARN) $(INCS) $(PKG_CFLAGS) $(TEST_CFLAGS) -O1 -g $(SAN) -MMD -MP
 
 # The register database and its generator (nothing generated is committed).
@@ -65,8 +67,22 @@ TEST_COMMON := $(sort $(wildcard tests/common/*.c))
 TESTS       := $(TEST_SRCS:tests/%.c=$(BUILD)/tests/%)
 TEST_COMMON_OBJS := $(TEST_COMMON:%.c=$(BUILD)/san/%.o)
 
+# Fuzz targets: tests/fuzz/fuzz_NAME.c.  `make check` builds each with gcc
+# and tests/fuzz/replay_main.c as build/fuzz-replay/fuzz_NAME, which
+# tests/test_fuzz_replay.sh runs over tests/fuzz/corpus/ and regressions/;
+# `make fuzz [FUZZ_SECONDS=N] [FUZZ_TARGETS="pm4 cs"]` builds them with
+# clang's libFuzzer as build/fuzz/fuzz_NAME and runs each (tests/fuzz/run).
+FUZZ_SRCS    := $(sort $(wildcard tests/fuzz/fuzz_*.c))
+FUZZ_REPLAYS := $(FUZZ_SRCS:tests/fuzz/%.c=$(BUILD)/fuzz-replay/%)
+FUZZ_BINS    := $(FUZZ_SRCS:tests/fuzz/%.c=$(BUILD)/fuzz/%)
+FUZZ_CC      ?= clang
+FUZZ_SAN     := -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer
+FUZZ_CFLAGS   = $(CSTD) $(WARN) $(INCS) $(PKG_CFLAGS) -O1 -g $(FUZZ_SAN) -fsanitize=fuzzer-no-link -MMD -MP
+FUZZ_OBJS    := $(LIB_SRCS:%.c=$(BUILD)/fuzz/obj/%.o) $(BUILD)/fuzz/obj/gen/eg_regs_db.o
+FUZZ_SECONDS ?= 60
+
 .PHONY: all check run run-gl bench piglit clean install-deps deps build-all build-tests test-run \
-        run-inner run-gl-inner bench-inner
+        run-inner run-gl-inner bench-inner fuzz fuzz-build
 .DEFAULT_GOAL := all
 
 # Build in parallel on every core unless the caller chose -j.  Only the top
@@ -116,7 +132,7 @@ deps:
 
 build-all: $(LIB) $(TOOLS) $(SHIM)
 
-build-tests: $(SAN_LIB) $(SAN_TOOLS) $(TESTS) $(SHIM)
+build-tests: $(SAN_LIB) $(SAN_TOOLS) $(TESTS) $(SHIM) $(FUZZ_REPLAYS)
 
 test-run:
 	@BUILD=$(BUILD) ./tests/run-tests
@@ -242,6 +258,33 @@ $(BUILD)/san/bin/cedar-gl-once: $(BUILD)/san/tools/bench/cedar-gl-once.o $(GL_ON
 $(BUILD)/tests/test_%: $(BUILD)/san/tests/test_%.o $(TEST_COMMON_OBJS) $(SAN_LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(SAN) -o $@ $^ $(PKG_LIBS) $(TEST_LIBS)
+
+# --- fuzzing --------------------------------------------------------------
+$(BUILD)/fuzz-replay/fuzz_%: $(BUILD)/san/tests/fuzz/fuzz_%.o $(BUILD)/san/tests/fuzz/replay_main.o $(SAN_LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(SAN) -o $@ $^ $(PKG_LIBS)
+
+fuzz: deps
+	@command -v $(FUZZ_CC) >/dev/null || { echo "make fuzz needs $(FUZZ_CC) (libFuzzer)"; exit 2; }
+	@$(MAKE) --no-print-directory fuzz-build
+	BUILD=$(BUILD) FUZZ_SECONDS=$(FUZZ_SECONDS) ./tests/fuzz/run $(FUZZ_TARGETS)
+
+fuzz-build: $(FUZZ_BINS) $(BUILD)/cedar-msaa
+
+$(BUILD)/fuzz/obj/%.o: %.c | $(GEN_H)
+	@mkdir -p $(dir $@)
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -c $< -o $@
+
+$(BUILD)/fuzz/obj/gen/eg_regs_db.o: $(GEN_C) $(GEN_H)
+	@mkdir -p $(dir $@)
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -c $< -o $@
+
+$(BUILD)/fuzz/libcedar.a: $(FUZZ_OBJS)
+	@rm -f $@
+	ar rcs $@ $^
+
+$(BUILD)/fuzz/fuzz_%: $(BUILD)/fuzz/obj/tests/fuzz/fuzz_%.o $(BUILD)/fuzz/libcedar.a
+	$(FUZZ_CC) $(FUZZ_SAN) -fsanitize=fuzzer -o $@ $^ $(PKG_LIBS)
 
 .SECONDARY:
 

@@ -96,6 +96,27 @@ static void lists(void **state)
     assert_string_equal(e.msg, "--crop: \"1,2,3\" is not 4 comma-separated numbers from 0 to 1000");
 }
 
+/* Whatever the argument holds, the message is one line that names the
+ * option: a newline, a quote or a non-ASCII byte is shown as \xNN, a long
+ * argument is cut after 48 bytes. */
+static void message_one_line(void **state)
+{
+    (void)state;
+    struct cedar_cli_err e;
+    unsigned v;
+    assert_int_equal(cedar_cli_uint("--width", "12\n34", 1, 16384, &v, &e), -1);
+    assert_string_equal(e.msg, "--width: \"12\\x0A34\" is not a number from 1 to 16384");
+    uint32_t h;
+    assert_int_equal(cedar_cli_hex32("--clear-color", "\"\xC3\xA9\\", 6, &h, &e), -1);
+    assert_string_equal(e.msg, "--clear-color: \"\\x22\\xC3\\xA9\\x5C\" is not 6 hex digits");
+    char longarg[1000];
+    memset(longarg, '7', sizeof longarg - 1);
+    longarg[sizeof longarg - 1] = '\0';
+    assert_int_equal(cedar_cli_uint("--height", longarg, 1, 16384, &v, &e), -1);
+    assert_string_equal(e.msg, "--height: \"777777777777777777777777777777777777777777777777...\" is not a number "
+                               "from 1 to 16384");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -103,6 +124,7 @@ int main(void)
         cmocka_unit_test(hex_strict),
         cmocka_unit_test(u64_and_sizes),
         cmocka_unit_test(lists),
+        cmocka_unit_test(message_one_line),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -102,10 +102,8 @@ t@glx-only
 EOF
 opts=(--build "$tmp/build" --map "$tmp/map.json" --piglit-dir "$tmp/piglit" --cedar-run "$tmp/cedar-run")
 
-start=$(date +%s)
-LIBGL_ALWAYS_SOFTWARE=1 status_is 0 $RUN "${opts[@]}" --timeout 2 -q "$tmp/fake.list"
+LIBGL_ALWAYS_SOFTWARE=1 status_is 0 $RUN "${opts[@]}" --timeout 5 -q "$tmp/fake.list"
 rc=$?
-end=$(date +%s)
 check "runs a list of stand-in tests (exit 0)" [ $rc -eq 0 ]
 # By hand, per side (cedar / null / llvmpipe):
 #   pass pass pass | pass fail pass | fail fail pass | fail fail pass |
@@ -114,7 +112,6 @@ check "runs a list of stand-in tests (exit 0)" [ $rc -eq 0 ]
 want="piglit fake cedar pass 4 fail 4 skip 2 crash 3 timeout 1 / null pass 5 fail 5 skip 2 crash 2 timeout 0 / llvmpipe pass 9 fail 1 skip 2 crash 2 timeout 0 / discriminating: 4 tests fail on the null device and pass on llvmpipe, of which the virtual Cedar passes 1"
 check_eq "summary line" "$(head -1 "$tmp/out")" "$want"
 check "wall time line" grep -q "^piglit fake wall time: cedar [0-9.]*s, null [0-9.]*s, llvmpipe [0-9.]*s (14 tests" "$tmp/out"
-check "the hanging test was stopped near its 2 s limit" [ $((end - start)) -lt 15 ]
 
 tsv="$tmp/build/piglit/fake.tsv"
 check_eq "TSV header" "$(head -1 "$tsv")" "$(printf 'test\tcedar\tnull\tllvmpipe\tcedar_s\tnull_s\tllvmpipe_s')"
@@ -124,6 +121,10 @@ check_eq "TSV: signal on cedar is a crash" "$(row t@cedarsegv)" "crash pass pass
 check_eq "TSV: a signal after a verdict is a crash on every side" "$(row t@segv)" "crash crash crash"
 check_eq "TSV: no result line is a crash" "$(row t@noresult)" "crash crash crash"
 check_eq "TSV: over the limit is a timeout" "$(row t@hang)" "timeout pass pass"
+# It sleeps 30 s; stopped at the 5 s limit (SIGTERM to its process group),
+# measured by the runner itself so the rest of the machine's load does not count.
+check "the hanging test was stopped near its 5 s limit" \
+    awk -F'\t' '$1 == "t@hang" && $5 >= 5 && $5 < 15 {ok = 1} END {exit !ok}' "$tsv"
 check_eq "TSV: a failing subtest fails the test" "$(row t@subtests)" "fail fail pass"
 check_eq "TSV: pass with a non-zero exit is warn" "$(row t@warn)" "warn warn warn"
 check_eq "TSV: an argument with a space and an empty one reach the test" "$(row "t@args with space")" "pass pass pass"

@@ -154,7 +154,7 @@ static void integer_ops(void **state)
             assert_int_equal(run_op(true, V_SQ_ALU_OP3__CNDE_INT, a, b, 77, false), a == 0 ? b : 77);
         }
     for (size_t i = 0; i < ni; i++)
-        assert_int_equal(uf(run_op(false, V_SQ_ALU_OP2__INT_TO_FLT, iv[i], 0, 0, true)), (float)(int32_t)iv[i]);
+        assert_int_equal(run_op(false, V_SQ_ALU_OP2__INT_TO_FLT, iv[i], 0, 0, true), fu((float)(int32_t)iv[i]));
     for (size_t i = 0; i < NF; i++) {
         float a = fvals[i];
         int32_t want = isnan(a) ? 0 : a >= 2147483647.0f ? INT32_MAX : a <= -2147483648.0f ? INT32_MIN

@@ -83,12 +83,14 @@ static int read_whole(const char *path, uint8_t **out, size_t *len)
     }
     int bad = ferror(f);
     fclose(f);
-    if (!p || bad) {
-        free(p);
+    /* exactly the file's bytes, so nothing reads past them unseen */
+    uint8_t *exact = p ? realloc(p, n ? n : 1) : NULL;
+    if (!exact || bad) {
+        free(exact ? exact : p);
         fprintf(stderr, "cedar-sim: %s: read failed\n", path);
         return -1;
     }
-    *out = p;
+    *out = exact;
     *len = n;
     return 0;
 }

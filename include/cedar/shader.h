@@ -307,7 +307,10 @@ int eg_run_ps(const struct eg_program *ps, const struct eg_shader_env *env,
 
 /* The pixel shader over a batch of pixels (src/shader/ps_batch.c): decoded
  * once, then each instruction run for every pixel of the batch (registers
- * as structure of arrays).  Every pixel gets exactly eg_run_ps's result.
+ * as structure of arrays).  Every pixel gets exactly eg_run_ps's result,
+ * except that where both give a NaN it may be another NaN: an operation on
+ * two NaNs returns one of them, and which one C leaves to the compiler
+ * (gcc's vector code in the batch can take the other operand first).
  * eg_ps_batch_new returns NULL for a program it does not take (control flow,
  * fetches, depth export, relative addressing, anything eg_run_ps would
  * refuse) or when out of memory: run eg_run_ps per pixel then.  input_gprs:

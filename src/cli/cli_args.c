@@ -11,10 +11,32 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* The argument as the message shows it: printable ASCII as is, other bytes
+ * (a newline, a quote, UTF-8) as \xNN, at most QUOTE_MAX bytes of it and
+ * "..." after, so the message stays one line and names the option. */
+#define QUOTE_MAX 48
+
+static void quote(char *out, const char *s)
+{
+    size_t o = 0, i = 0;
+    for (; s[i] && i < QUOTE_MAX; i++) {
+        unsigned char c = (unsigned char)s[i];
+        if (c >= 0x20 && c < 0x7F && c != '"' && c != '\\')
+            out[o++] = (char)c;
+        else
+            o += (size_t)sprintf(out + o, "\\x%02X", c);
+    }
+    if (s[i])
+        o += (size_t)sprintf(out + o, "...");
+    out[o] = '\0';
+}
+
 static int cli_fail(struct cedar_cli_err *err, const char *opt, const char *s, const char *fmt, ...)
 {
     if (err) {
-        int n = snprintf(err->msg, sizeof err->msg, "%s: \"%s\" is not ", opt, s);
+        char q[4 * QUOTE_MAX + 4];
+        quote(q, s);
+        int n = snprintf(err->msg, sizeof err->msg, "%s: \"%s\" is not ", opt, q);
         if (n < 0 || (size_t)n >= sizeof err->msg)
             n = 0;
         va_list ap;

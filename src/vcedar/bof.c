@@ -222,7 +222,7 @@ static int read_file(const char *path, uint8_t **out, size_t *len, char *err, si
     FILE *f = fopen(path, "rb");
     if (!f)
         return bof_err(err, errlen, "%s: %s", path, strerror(errno));
-    size_t cap = 1 << 20, n = 0;
+    size_t cap = 1 << 16, n = 0;
     uint8_t *p = malloc(cap);
     while (p) {
         size_t r = fread(p + n, 1, cap - n, f);
@@ -240,11 +240,13 @@ static int read_file(const char *path, uint8_t **out, size_t *len, char *err, si
     }
     int bad = ferror(f);
     fclose(f);
-    if (!p || bad) {
-        free(p);
+    /* exactly the file's bytes: a parser read past them is past the block */
+    uint8_t *exact = p ? realloc(p, n ? n : 1) : NULL;
+    if (!exact || bad) {
+        free(exact ? exact : p);
         return bof_err(err, errlen, "%s: read failed", path);
     }
-    *out = p;
+    *out = exact;
     *len = n;
     return 0;
 }
