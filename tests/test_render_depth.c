@@ -398,6 +398,41 @@ static void test_htile(void **state)
     }
 }
 
+/* The DB copy Mesa reads depth back with (DB_RENDER_CONTROL.DEPTH_COPY
+ * into a colour twin of the depth format): a Z_32_FLOAT buffer copied into
+ * a COLOR_32_FLOAT one holds the window z, (x + 0.5) / 64 on the sloped
+ * triangle, whatever the copy draw's own colour. */
+static void test_depth_copy(void **state)
+{
+    (void)state;
+    struct rig g;
+    rig_init(&g, V_DB_Z_FORMAT__Z_32_FLOAT);
+    set_depth_control(&g, S_DB_DEPTH_CONTROL__Z_ENABLE(1) | S_DB_DEPTH_CONTROL__Z_WRITE_ENABLE(1) |
+                              S_DB_DEPTH_CONTROL__ZFUNC(V_COMPARE_FUNC__STENCILFUNC_ALWAYS));
+    scene_set_reg(g.regs, REG_CB_COLOR_CONTROL, S_CB_COLOR_CONTROL__MODE(V_CB_MODE__CB_DISABLE));
+    big_triangle(&g, -1.0f, 3.0f, -1.0f, true);
+    draw(&g);
+    scene_set_reg(g.regs, REG_CB_COLOR_CONTROL, S_CB_COLOR_CONTROL__MODE(V_CB_MODE__CB_NORMAL) |
+                                                    S_CB_COLOR_CONTROL__ROP3(0xCC));
+    scene_set_reg(g.regs, REG_CB_COLOR_INFO(0), S_CB_COLOR_INFO__FORMAT(V_CB_FORMAT__COLOR_32_FLOAT) |
+                                                    S_CB_COLOR_INFO__NUMBER_TYPE(V_CB_NUMBER_TYPE__NUMBER_FLOAT) |
+                                                    S_CB_COLOR_INFO__ARRAY_MODE(V_ARRAY_MODE__ARRAY_LINEAR_ALIGNED));
+    scene_set_reg(g.regs, REG_DB_RENDER_CONTROL, S_DB_RENDER_CONTROL__DEPTH_COPY_ENABLE(1) |
+                                                     S_DB_RENDER_CONTROL__COPY_CENTROID(1));
+    set_depth_control(&g, 0);
+    set_color(&g, 0.5f, 0.5f, 0.5f);
+    big_triangle(&g, 0.0f, 0.0f, 0.0f, true);
+    draw(&g);
+    for (unsigned x = 0; x < W; x += 7) {
+        float got;
+        memcpy(&got, g.mem + COLOR_OFF + ((size_t)11 * W + x) * 4, 4);
+        float want = (float)((x + 0.5) / 64.0);
+        if (!(got >= want - 1e-6f && got <= want + 1e-6f))
+            fail_msg("x %u: copied depth %g, window z %g", x, got, want);
+    }
+    rig_free(&g);
+}
+
 /* MSAA depth surfaces keep a pixel's samples side by side (addrlib
  * isDepthSampleOrder): sample s of (x, y) in an S-sample map of b-byte
  * elements is at the pixel's address in the single-sample map of S*b-byte
@@ -452,7 +487,7 @@ int main(void)
         cmocka_unit_test(test_depth_less),        cmocka_unit_test(test_depth_plane),
         cmocka_unit_test(test_stencil_ops),       cmocka_unit_test(test_depth_export),
         cmocka_unit_test(test_depth_only_draw),   cmocka_unit_test(test_htile),
-        cmocka_unit_test(test_depth_sample_order),
+        cmocka_unit_test(test_depth_sample_order), cmocka_unit_test(test_depth_copy),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

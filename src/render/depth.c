@@ -137,8 +137,14 @@ int db_init(struct db_state *db, const struct vc_regs *regs, const struct vc_mem
     db->zmax = reg_f(regs, REG_PA_SC_VPORT_ZMAX_0);
     db->clear_z = reg_f(regs, REG_DB_DEPTH_CLEAR);
     db->clear_s = (uint8_t)vc_reg(regs, REG_DB_STENCIL_CLEAR);
+    db->copy_z = have_z && G_DB_RENDER_CONTROL__DEPTH_COPY_ENABLE(rc);
+    db->copy_s = db->has_stencil && G_DB_RENDER_CONTROL__STENCIL_COPY_ENABLE(rc);
+    db->copy_centroid = G_DB_RENDER_CONTROL__COPY_CENTROID(rc);
+    db->copy_sample = G_DB_RENDER_CONTROL__COPY_SAMPLE(rc);
     db->active = db->z_on || db->s_on || db->z_clear || db->s_clear || db->expand_only || db->count;
-    if (!db->active)
+    if (db->copy_z || db->copy_s)
+        db->active = false; /* a copy tests nothing (Mesa's flush DSA is all off) */
+    else if (!db->active)
         return 0;
 
     if (have_z) {
@@ -352,4 +358,53 @@ uint32_t db_fragment(struct db_state *db, unsigned x, unsigned y, uint32_t cover
         }
     }
     return passed;
+}
+
+void db_copy_pixel(const struct db_state *db, struct cb_target *t, unsigned x, unsigned y, uint32_t coverage)
+{
+    if (!coverage || x >= t->width || y >= t->height)
+        return;
+    unsigned src = db->copy_sample;
+    if (db->copy_centroid)
+        for (src = 0; !((coverage >> src) & 1u); src++)
+            ;
+    if (src >= db->samples)
+        src = 0;
+    double zf = 0.0;
+    uint8_t st = 0;
+    bool cz = db->copy_z && db_read_depth(db, x, y, src, &zf);
+    bool cs = db->copy_s && db_read_stencil(db, x, y, src, &st);
+    uint32_t zbits = cz ? db_read_depth_bits(db, x, y, src) : 0;
+    if (t->fmask_on)
+        cb_pixel_decompress(t, x, y); /* sample s in plane s from here on */
+    for (unsigned s = 0; s < t->samples; s++) {
+        if (!((coverage >> s) & 1u))
+            continue;
+        uint8_t *p = cb_plane_ptr(t, x, y, s);
+        uint32_t w0;
+        switch (t->bpe) {
+        case 2:
+            if (cz) {
+                p[0] = (uint8_t)zbits;
+                p[1] = (uint8_t)(zbits >> 8);
+            }
+            break;
+        case 4:
+            memcpy(&w0, p, 4);
+            if (cz)
+                w0 = db->zformat == V_DB_Z_FORMAT__Z_32_FLOAT ? zbits : (w0 & 0xFF000000u) | (zbits & 0xFFFFFFu);
+            if (cs)
+                w0 = (w0 & 0xFFFFFFu) | (uint32_t)st << 24;
+            memcpy(p, &w0, 4);
+            break;
+        case 8:
+            if (cz)
+                memcpy(p, &zbits, 4);
+            if (cs)
+                p[4] = st;
+            break;
+        default:
+            break;
+        }
+    }
 }

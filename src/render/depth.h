@@ -47,6 +47,12 @@ struct db_state {
     uint32_t *htile;              /* NULL: no HTILE */
     unsigned htile_pitch;         /* words per row of tiles */
     uint64_t zpass;               /* samples that passed since db_init */
+    /* DB_RENDER_CONTROL.DEPTH_COPY / STENCIL_COPY_ENABLE: the draw copies
+     * depth / stencil into CB0 instead of testing (Mesa's read-back of
+     * depth: r600_blit_decompress_depth), sample COPY_SAMPLE, or with
+     * COPY_CENTROID the first sample the pixel covers */
+    bool copy_z, copy_s, copy_centroid;
+    unsigned copy_sample;
 };
 
 /* Read the DB registers for a draw with `samples` samples per pixel.
@@ -61,6 +67,14 @@ int db_init(struct db_state *db, const struct vc_regs *regs, const struct vc_mem
  * ops, the pass count.  Returns the samples that passed (where colour may be
  * written). */
 uint32_t db_fragment(struct db_state *db, unsigned x, unsigned y, uint32_t coverage, const float *z, bool front);
+
+/* The DB copy of pixel (x, y) into the samples `coverage` of colour target
+ * t, as raw bits in the layout of the depth format's colour twin (Mesa's
+ * flushed depth textures): COLOR_16 the 16-bit depth, COLOR_32_FLOAT the
+ * float depth, COLOR_8_24 depth in bits 23:0 and stencil in 31:24,
+ * COLOR_X24_8_32_FLOAT the float depth then the stencil in the next dword's
+ * low byte; the parts not copied keep their bits. */
+void db_copy_pixel(const struct db_state *db, struct cb_target *t, unsigned x, unsigned y, uint32_t coverage);
 
 /* Depth and stencil of `sample` of (x, y) as stored (through HTILE): depth
  * as the fraction / float it holds, stencil 0..255.  false when there is no

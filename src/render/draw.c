@@ -386,7 +386,10 @@ static int on_pixel(void *ctx, const struct rs_pixel *px)
         break;
     }
     if (!d->shading) {
-        depth_test(d, x, y, px->coverage, NULL); /* CB_DISABLE: the DB alone */
+        if ((d->db.copy_z || d->db.copy_s) && d->cb_on[0])
+            db_copy_pixel(&d->db, &d->cb[0], x, y, px->coverage); /* DB -> CB copy */
+        else
+            depth_test(d, x, y, px->coverage, NULL); /* CB_DISABLE: the DB alone */
         return 0;
     }
     if (!d->rs.per_sample)
@@ -870,7 +873,7 @@ int vc_render_draw(struct vc_render *r, const struct vc_regs *regs, const struct
     }
     uint32_t db_sc = vc_reg(regs, REG_DB_SHADER_CONTROL);
     /* Without colour the pixel stage matters only when it can change depth or drop the pixel. */
-    d->shading = d->mode == V_CB_MODE__CB_NORMAL ||
+    d->shading = (d->mode == V_CB_MODE__CB_NORMAL && !d->db.copy_z && !d->db.copy_s) ||
                  (d->mode == V_CB_MODE__CB_DISABLE &&
                   (G_DB_SHADER_CONTROL__Z_EXPORT_ENABLE(db_sc) || G_DB_SHADER_CONTROL__KILL_ENABLE(db_sc)));
     if (!r->shaders.vertex || (d->shading && !r->shaders.pixel)) {
