@@ -74,6 +74,7 @@ struct cedar_tile_map {
 
     /* private */
     unsigned elem_bits;           /* bits per element */
+    unsigned sample_step, pixel_step; /* element (sample, pixel index) of a micro tile: sample * sample_step + pixel * pixel_step */
     unsigned planes;              /* sample planes per micro tile (FMask: bit planes) */
     unsigned pipes, banks, group_bytes, bankw, bankh, mtilea, tile_split;
     unsigned shader_engines, se_tile;

@@ -157,8 +157,7 @@ uint64_t cedar_tile_addr(const struct cedar_tile_map *m, unsigned x, unsigned y,
     /* Colour: all pixels of sample 0, then of sample 1, ... inside a micro
      * tile; depth: the samples of pixel 0, then of pixel 1, ...
      * (egbaddrlib ComputeSurfaceAddrFromCoordMacroTiled, isDepthSampleOrder). */
-    unsigned pi = m->pix_index[(y & 7) * 8 + (x & 7)];
-    uint32_t E = (m->depth_order ? pi * m->samples + sample : sample * MICRO_TILE_PIXELS + pi) * m->bpe;
+    uint32_t E = (sample * m->sample_step + m->pix_index[(y & 7) * 8 + (x & 7)] * m->pixel_step) * m->bpe;
     return tiled_addr(m, x, y, slice, E);
 }
 
@@ -461,6 +460,8 @@ int cedar_tile_map_init(struct cedar_tile_map *m, const struct cedar_surface *s,
     m->bpe = bpe;
     m->samples = s->samples;
     m->depth_order = opts && opts->depth_sample_order && s->samples > 1;
+    m->sample_step = m->depth_order ? 1 : MICRO_TILE_PIXELS;
+    m->pixel_step = m->depth_order ? s->samples : 1;
     return init_common(m, s, opts, bpe * 8, s->samples, order, err);
 }
 
