@@ -302,6 +302,15 @@ struct image {
     uint8_t *data;
 };
 
+/* A zoomed PNG too large is refused before any picture is drawn (a 16384^2
+ * tile picture takes seconds to draw). */
+static void check_zoom(const struct opts *o, unsigned w, unsigned h, unsigned bytes_pp)
+{
+    if (o->out && o->zoom > 1 &&
+        (uint64_t)w * o->zoom * h * o->zoom * bytes_pp > MAX_SURFACE)
+        die_usage("--zoom %u makes a too large image", o->zoom);
+}
+
 static void write_outputs(const struct opts *o, const struct image *png_img,
                           const uint8_t *raw, size_t raw_size)
 {
@@ -499,6 +508,7 @@ static int show_tiles(const struct opts *o, const struct cedar_tile_map *m)
     crop_rect(o, r);
     if (o->sample >= m->samples || o->slice >= m->slices)
         die_usage("sample/slice out of range");
+    check_zoom(o, r[2], r[3], 4);
     struct image img = {r[2], r[3], 4, CEDAR_PNG_RGBA8, malloc((size_t)r[2] * r[3] * 4)};
     if (!img.data) {
         fprintf(stderr, "cedar-detile: out of memory\n");
