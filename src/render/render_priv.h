@@ -280,8 +280,6 @@ struct rs_state {
     /* Only block rows (8 pixels) with (y / 8) % row_step == row_phase are
      * scanned (one thread's share; 0 or 1: all). */
     unsigned row_step, row_phase;
-    float point_half[2];           /* point half-size in pixels (x, y) */
-    float line_half;               /* line half-width in pixels */
 };
 
 int rs_state_init(struct rs_state *s, const struct vc_regs *regs, struct vc_draw_err *err);
