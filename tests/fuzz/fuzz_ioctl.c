@@ -16,7 +16,8 @@
  * 8-byte slot of the argument and a 16-bit target (an offset into scratch, or
  * 0xFFFF: the inaccessible page) written into that slot as an address (CS
  * chunk arrays, version strings, the RADEON_INFO value: the pointers inside
- * arguments).  Other bytes stay what the input says.
+ * arguments).  Other bytes stay what the input says, except 8-byte values
+ * that could point outside the program's memory (keep_pointers_in_scratch).
  *
  * Invariants beyond "no crash": every call returns 0 or a negative errno
  * (never a positive value, never below -4095); the canary page is never
@@ -69,6 +70,25 @@ static void setup(void)
     shim_cfg.no_exec = true;
 }
 
+/* libFuzzer learns the addresses it sees compared (the fuzzer's own stack
+ * and heap) and writes them into arguments; the shim would then write
+ * there, as the kernel writes wherever a program points it.  The program's
+ * memory is the scratch area: any 8-byte value in it that could be an
+ * address outside scratch (from 64 KiB up, where the sanitizers' shadow and
+ * everything else live) becomes the inaccessible page. */
+static void keep_pointers_in_scratch(uint8_t *scratch, uint8_t *bad)
+{
+    uintptr_t lo = (uintptr_t)scratch, hi = (uintptr_t)bad + PAGE;
+    for (size_t i = 0; i + 8 <= SCRATCH; i += 8) {
+        uint64_t v;
+        memcpy(&v, scratch + i, 8);
+        if (v >= 0x10000 && (v < lo || v >= hi)) {
+            v = (uintptr_t)bad;
+            memcpy(scratch + i, &v, 8);
+        }
+    }
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     if (!region)
@@ -85,7 +105,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         unsigned where = fuzz_u8(&in) % 4;
         size_t len = fuzz_u16(&in) % (SCRATCH / 2);
         len = len < in.n ? len : in.n;
-        size_t at = where == 3 ? SCRATCH - len : 0;
+        size_t at = where == 3 ? (SCRATCH - len) & ~(size_t)7 : 0;
         memcpy(scratch + at, in.p, len);
         in.p += len;
         in.n -= len;
@@ -97,6 +117,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             if (at + slot + 8 <= SCRATCH)
                 memcpy(scratch + at + slot, &addr, 8);
         }
+        keep_pointers_in_scratch(scratch, bad);
         void *arg = where == 1 ? NULL : where == 2 ? (void *)bad : (void *)(scratch + at);
         int rc = shim_drm_ioctl(f, req, arg);
         FUZZ_CHECK(rc <= 0 && rc > -4096, "ioctl 0x%08X returned %d", req, rc);
