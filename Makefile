@@ -269,9 +269,16 @@ $(BUILD)/tests/test_%: $(BUILD)/san/tests/test_%.o $(TEST_COMMON_OBJS) $(SAN_LIB
 	$(CC) $(SAN) -o $@ $^ $(PKG_LIBS) $(TEST_LIBS)
 
 # --- fuzzing --------------------------------------------------------------
+# fuzz_ioctl: cedar-run's ioctl entry, with the shim's DRM-file and
+# user-memory halves (not its libc stand-ins, which the target replaces)
+FUZZ_SHIM_SRCS := src/shim/shim_drm.c src/shim/shim_ioctl.c src/shim/shim_uaccess.c src/shim/shim_capture.c \
+                  src/shim/shim_paths.c
+$(BUILD)/fuzz-replay/fuzz_ioctl: $(FUZZ_SHIM_SRCS:%.c=$(BUILD)/san/%.o)
+$(BUILD)/fuzz/fuzz_ioctl: $(FUZZ_SHIM_SRCS:%.c=$(BUILD)/fuzz/obj/%.o)
+
 $(BUILD)/fuzz-replay/fuzz_%: $(BUILD)/san/tests/fuzz/fuzz_%.o $(BUILD)/san/tests/fuzz/replay_main.o $(SAN_LIB)
 	@mkdir -p $(dir $@)
-	$(CC) $(SAN) -o $@ $^ $(PKG_LIBS)
+	$(CC) $(SAN) -o $@ $(filter %.o,$^) $(filter %.a,$^) $(PKG_LIBS)
 
 fuzz: deps
 	@command -v $(FUZZ_CC) >/dev/null || { echo "make fuzz needs $(FUZZ_CC) (libFuzzer)"; exit 2; }
@@ -293,7 +300,7 @@ $(BUILD)/fuzz/libcedar.a: $(FUZZ_OBJS)
 	ar rcs $@ $^
 
 $(BUILD)/fuzz/fuzz_%: $(BUILD)/fuzz/obj/tests/fuzz/fuzz_%.o $(BUILD)/fuzz/libcedar.a
-	$(FUZZ_CC) $(FUZZ_SAN) -fsanitize=fuzzer -o $@ $^ $(PKG_LIBS)
+	$(FUZZ_CC) $(FUZZ_SAN) -fsanitize=fuzzer -o $@ $(filter %.o,$^) $(filter %.a,$^) $(PKG_LIBS)
 
 .SECONDARY:
 

@@ -4,9 +4,12 @@
  *    written without reading the pages the device knows are zeros);
  *  - frame.png equals the resolve target read pixel by pixel through the
  *    address map (cedar_tile_addr), B, G, R, A turned into R, G, B, A;
- *  - fmask-fragments.png equals the fragment count of every pixel from
- *    cedar_fmask_fragment (black for one, 128 + (n - 2) * 127 / 6 for n);
  *  - edge-zoom.png is a 32x32 crop of frame.png, each pixel a 16x16 block;
+ *  - fmask-fragments.png: its legend has 8 distinct colours, one per
+ *    fragment count 1..8, each labelled; every pixel of its map has the
+ *    legend colour of that pixel's fragment count from cedar_fmask_fragment
+ *    (the per-pixel path, not the per-tile one the picture is drawn with);
+ *    its zoom is the crop of edge-zoom.png taken from the map, 16x16 a pixel;
  *  - the same files come out when the device's zero-page hint is withheld
  *    (every page then read), and every page the hint calls zero is zeros. */
 #include <setjmp.h>
@@ -126,10 +129,48 @@ static void outputs_equal_the_general_paths(void **state)
                          x, y, q[0], q[1], q[2], q[3], t[0], t[1], t[2], t[3]);
         }
 
-    /* fmask-fragments.png: fragments per pixel from cedar_fmask_fragment */
+    /* edge-zoom.png: 32x32 pixels of frame.png, each 16x16 */
+    uint8_t *zoom = png_in(a, "edge-zoom.png", &pw, &ph);
+    assert_int_equal(pw, 512);
+    assert_int_equal(ph, 512);
+    int found = 0;
+    unsigned zx = 0, zy = 0;
+    for (unsigned y0 = 0; y0 + 32 <= h && !found; y0++)
+        for (unsigned x0 = 0; x0 + 32 <= w && !found; x0++) {
+            int ok = 1;
+            for (unsigned y = 0; y < 512 && ok; y++)
+                for (unsigned x = 0; x < 512 && ok; x++)
+                    ok = !memcmp(zoom + ((size_t)y * 512 + x) * 4,
+                                 frame + ((size_t)(y0 + y / 16) * w + x0 + x / 16) * 4, 4);
+            found = ok;
+            zx = x0, zy = y0;
+        }
+    assert_true(found);
+
+    /* fmask-fragments.png: map at (8, 8), the zoom 8 to its right, the
+     * legend 8 below the taller of the two: swatches 24 square, 64 apart */
     uint8_t *frag = png_in(a, "fmask-fragments.png", &pw, &ph);
-    assert_int_equal(pw, w);
-    assert_int_equal(ph, h);
+    unsigned top = h > 512 ? h : 512, ly = 8 + top + 8;
+    assert_int_equal(pw, 8 + w + 8 + 512 + 8);
+    assert_int_equal(ph, ly + 24 + 8);
+#define FRAG_PX(x, y) (frag + ((size_t)(y) * pw + (x)) * 4)
+    uint8_t legend[9][4];
+    for (unsigned n = 1; n <= samples; n++) {
+        unsigned lx = 8 + (n - 1) * 64;
+        memcpy(legend[n], FRAG_PX(lx + 12, ly + 12), 4);
+        for (unsigned y = 0; y < 24; y++)   /* a uniform swatch */
+            for (unsigned x = 0; x < 24; x++)
+                assert_memory_equal(FRAG_PX(lx + x, ly + y), legend[n], 4);
+        for (unsigned k = 1; k < n; k++)
+            if (!memcmp(legend[k], legend[n], 3))
+                fail_msg("legend colours %u and %u are the same", k, n);
+        unsigned ink = 0;   /* the label: light pixels right of the swatch */
+        for (unsigned y = ly; y < ly + 24; y++)
+            for (unsigned x = lx + 24; x < lx + 64 && x < pw; x++)
+                ink += FRAG_PX(x, y)[0] > 200 && FRAG_PX(x, y)[1] > 200 && FRAG_PX(x, y)[2] > 200;
+        if (ink < 20)
+            fail_msg("legend entry %u has no label", n);
+    }
     const uint8_t *fmask = d.res.color + l->fmask.offset;
     unsigned edges = 0;
     for (unsigned y = 0; y < h; y++)
@@ -142,29 +183,19 @@ static void outputs_equal_the_general_paths(void **state)
                     n++;
                 seen |= 1u << f;
             }
-            unsigned want = n <= 1 ? 0 : 128 + (n - 2) * 127 / (samples - 2);
             edges += n > 1;
-            if (frag[((size_t)y * w + x) * 4] != want)
-                fail_msg("fmask-fragments.png (%u,%u) is %u, %u fragments give %u", x, y,
-                         frag[((size_t)y * w + x) * 4], n, want);
+            const uint8_t *q = FRAG_PX(8 + x, 8 + y);
+            if (memcmp(q, legend[n], 4))
+                fail_msg("fmask-fragments.png map (%u,%u) is %u,%u,%u; %u fragments are %u,%u,%u in the legend", x,
+                         y, q[0], q[1], q[2], n, legend[n][0], legend[n][1], legend[n][2]);
         }
     assert_true(edges > 1000);   /* the triangle's three edges */
-
-    /* edge-zoom.png: 32x32 pixels of frame.png, each 16x16 */
-    uint8_t *zoom = png_in(a, "edge-zoom.png", &pw, &ph);
-    assert_int_equal(pw, 512);
-    assert_int_equal(ph, 512);
-    int found = 0;
-    for (unsigned y0 = 0; y0 + 32 <= h && !found; y0++)
-        for (unsigned x0 = 0; x0 + 32 <= w && !found; x0++) {
-            int ok = 1;
-            for (unsigned y = 0; y < 512 && ok; y++)
-                for (unsigned x = 0; x < 512 && ok; x++)
-                    ok = !memcmp(zoom + ((size_t)y * 512 + x) * 4,
-                                 frame + ((size_t)(y0 + y / 16) * w + x0 + x / 16) * 4, 4);
-            found = ok;
-        }
-    assert_true(found);
+    for (unsigned y = 0; y < 512; y++)
+        for (unsigned x = 0; x < 512; x++)
+            if (memcmp(FRAG_PX(8 + w + 8 + x, 8 + y), FRAG_PX(8 + zx + x / 16, 8 + zy + y / 16), 4))
+                fail_msg("fmask-fragments.png zoom (%u,%u) is not map pixel (%u,%u)", x, y, zx + x / 16,
+                         zy + y / 16);
+#undef FRAG_PX
 
     free(zoom);
     free(frag);

@@ -26,6 +26,8 @@ static void usage(FILE *f)
 "  --device auto|virtual|NODE  auto (default): the Cedar if one is present,\n"
 "                        else the virtual Cedar (it says which); NODE: a DRM node\n"
 "                        such as /dev/dri/renderD128 (must be a Cedar on radeon >= 2.19)\n"
+"  --poison-state        (virtual Cedar) every register a command stream does not\n"
+"                        write starts as junk; reads of one are reported on stderr\n"
 "  --list-devices        list AMD display devices (PCI) and exit\n"
 "  --samples 1|2|4|8     samples per pixel (default 8; 1 = no MSAA, no resolve)\n"
 "  --width N, --height N display size, 1..8192 (default 1280 x 720); a size\n"
@@ -98,12 +100,13 @@ int main(int argc, char **argv)
     struct cedar_demo_config cfg;
     cedar_demo_config_default(&cfg);
     const char *device = "auto", *out = "out", *dump = NULL, *capture = NULL;
-    bool dry_run = false;
+    bool dry_run = false, poison = false;
 
-    enum { O_DEVICE = 256, O_LIST, O_SAMPLES, O_WIDTH, O_HEIGHT, O_CLEAR, O_NOFAST, O_OUT, O_DUMP,
+    enum { O_POISON = 200, O_DEVICE = 256, O_LIST, O_SAMPLES, O_WIDTH, O_HEIGHT, O_CLEAR, O_NOFAST, O_OUT, O_DUMP,
            O_CAPTURE, O_DRY };
     static const struct option opts[] = {
         { "device", required_argument, NULL, O_DEVICE },
+        { "poison-state", no_argument, NULL, O_POISON },
         { "list-devices", no_argument, NULL, O_LIST },
         { "samples", required_argument, NULL, O_SAMPLES },
         { "width", required_argument, NULL, O_WIDTH },
@@ -123,6 +126,7 @@ int main(int argc, char **argv)
     while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
         switch (c) {
         case O_DEVICE: device = optarg; break;
+        case O_POISON: poison = true; break;
         case O_LIST: return list_devices();
         case O_SAMPLES:
             if (cedar_cli_uint("--samples", optarg, 1, 8, &cfg.samples, &cli_err) ||
@@ -161,6 +165,10 @@ int main(int argc, char **argv)
         fprintf(stderr, "cedar-msaa: unexpected argument '%s' (see --help)\n", argv[optind]);
         return EXIT_USAGE;
     }
+    if (poison && strcmp(device, "virtual") != 0) {
+        fprintf(stderr, "cedar-msaa: --poison-state is a mode of the virtual Cedar (--device virtual)\n");
+        return EXIT_USAGE;
+    }
     if (dry_run && capture) {
         fprintf(stderr, "cedar-msaa: --capture records submissions; --dry-run makes none\n");
         return EXIT_USAGE;
@@ -170,8 +178,9 @@ int main(int argc, char **argv)
     struct cedar_dev *dev = NULL;
     struct cedar_dev_facts facts = {0};
     if (!dry_run) {
-        char note[160];
-        int orc = cedar_demo_open_device(device, &dev, note, sizeof note, err, sizeof err);
+        char note[160] = "";
+        int orc = poison ? cedar_demo_open_virtual_poisoned(true, &dev, err, sizeof err)
+                         : cedar_demo_open_device(device, &dev, note, sizeof note, err, sizeof err);
         if (note[0])
             printf("device: %s\n", note);
         if (orc != 0) {

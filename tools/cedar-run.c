@@ -38,6 +38,9 @@ static const char usage[] =
     "  --no-exec        check every command stream, execute none (buffers keep\n"
     "                   what the CPU wrote): a null device, the control for\n"
     "                   measurements\n"
+    "  --poison-state   every context and config register a command stream does\n"
+    "                   not write starts as junk; each read of one by the model\n"
+    "                   is reported on stderr (register, reader)\n"
     "  --trace          print each ioctl, and why a command stream was refused,\n"
     "                   on stderr\n"
     "  --capture DIR    write each command stream with its buffers as\n"
@@ -93,7 +96,7 @@ static void forward(int sig)
 int main(int argc, char **argv)
 {
     const char *check = "kernel", *capture = NULL, *shim_opt = NULL;
-    int no_exec = 0, trace = 0, i;
+    int no_exec = 0, trace = 0, poison = 0, i;
     for (i = 1; i < argc; i++) {
         const char *a = argv[i];
         if (strcmp(a, "--") == 0) {
@@ -109,6 +112,8 @@ int main(int argc, char **argv)
             check = "kernel";
         } else if (strcmp(a, "--no-exec") == 0) {
             no_exec = 1;
+        } else if (strcmp(a, "--poison-state") == 0) {
+            poison = 1;
         } else if (strcmp(a, "--trace") == 0) {
             trace = 1;
         } else if (strcmp(a, "--capture") == 0 || strcmp(a, "--shim") == 0) {
@@ -180,6 +185,7 @@ int main(int argc, char **argv)
     setenv(CEDAR_RUN_ENV_CHECK, check, 1);
     setenv(CEDAR_RUN_ENV_NO_EXEC, no_exec ? "1" : "0", 1);
     setenv(CEDAR_RUN_ENV_TRACE, trace ? "1" : "0", 1);
+    setenv(CEDAR_RUN_ENV_POISON, poison ? "1" : "0", 1);
     if (capdir[0])
         setenv(CEDAR_RUN_ENV_CAPTURE, capdir, 1);
     else

@@ -1,8 +1,8 @@
 /* cedar-sim: the virtual Cedar from the command line.
  *
  *   cedar-sim check CS.bin --bo SIZE[:vram|gtt] ... [--strict|--kernel-compat]
- *   cedar-sim replay FILE.bof ... [--dump HANDLE:FILE] [--dump-all DIR] [--trace] [--strict|--kernel-compat]
- *   cedar-sim replay-ib IB.bin [--load ADDR:FILE] ... [--dump ADDR:SIZE:FILE] ... [--trace]
+ *   cedar-sim replay FILE.bof ... [--dump HANDLE:FILE] [--dump-all DIR] [--trace] [--poison-state] [--strict|--kernel-compat]
+ *   cedar-sim replay-ib IB.bin [--load ADDR:FILE] ... [--dump ADDR:SIZE:FILE] ... [--trace] [--poison-state]
  *
  * Exit status: 0 success (accepted), 1 rejected / execution fault, 2 bad
  * usage or unreadable input.
@@ -34,12 +34,17 @@ static const char usage[] =
     "      Prints 'accepted' or the structured error.  --dma: a DMA-ring IB.\n"
     "      The CS is taken to carry RADEON_CS_KEEP_TILING_FLAGS unless --no-keep-tiling.\n"
     "\n"
-    "  replay FILE.bof ... [--dump HANDLE:FILE] ... [--dump-all DIR] [--trace] [--strict | --kernel-compat]\n"
+    "  replay FILE.bof ... [--dump HANDLE:FILE] ... [--dump-all DIR] [--trace] [--poison-state]\n"
+    "         [--strict | --kernel-compat]\n"
     "      Replay captures (libdrm BOF format, one CS per file, buffers matched by\n"
     "      GEM handle across files) through the virtual kernel, then dump buffers\n"
     "      (--dump-all: every buffer the captures name, as DIR/bo_HANDLE.bin).\n"
+    "      --poison-state: each CS starts with every context and config register it\n"
+    "      does not write holding junk (0xBAD00000 | offset); each read of one by\n"
+    "      the model is reported once per CS on stderr (and in the trace).\n"
     "\n"
     "  replay-ib IB.bin [--load ADDR:FILE] ... [--dump ADDR:SIZE:FILE] ... [--trace] [--dma]\n"
+    "         [--poison-state]\n"
     "      Run a raw indirect buffer written for bare metal (absolute GPU addresses,\n"
     "      no relocations, no checks) with memory preloaded from files and regions\n"
     "      dumped afterwards.  GPU memory is VRAM at 0 (512 MiB) and GTT after it.\n"
@@ -268,13 +273,15 @@ static int cmd_replay(int argc, char **argv)
     unsigned nfiles = 0, ndumps = 0;
     const char *dumps[MAX_ITEMS], *dump_all = NULL;
     enum vc_check_mode mode = VC_CHECK_STRICT;
-    bool trace = false;
+    bool trace = false, poison = false;
     for (int i = 0; i < argc; i++) {
         const char *a = argv[i];
         if (mode_option(a, &mode))
             continue;
         if (!strcmp(a, "--trace")) {
             trace = true;
+        } else if (!strcmp(a, "--poison-state")) {
+            poison = true;
         } else if (!strcmp(a, "--dump")) {
             if (++i >= argc || ndumps == MAX_ITEMS)
                 return bad_usage("%s needs HANDLE:FILE", a);
@@ -295,7 +302,7 @@ static int cmd_replay(int argc, char **argv)
         fprintf(stderr, "cedar-sim: --dump-all %s: %s\n", dump_all, strerror(errno));
         return 2;
     }
-    struct vcedar_opts o = { .mode = mode, .trace = trace ? stdout : NULL };
+    struct vcedar_opts o = { .mode = mode, .trace = trace ? stdout : NULL, .poison_state = poison };
     struct cedar_dev *dev;
     if (cedar_dev_open_virtual(&o, &dev)) {
         fprintf(stderr, "cedar-sim: out of memory\n");
@@ -440,11 +447,13 @@ static int cmd_replay_ib(int argc, char **argv)
 {
     const char *path = NULL, *loads[MAX_ITEMS], *dumps[MAX_ITEMS];
     unsigned nloads = 0, ndumps = 0;
-    bool trace = false, dma = false;
+    bool trace = false, dma = false, poison = false;
     for (int i = 0; i < argc; i++) {
         const char *a = argv[i];
         if (!strcmp(a, "--trace")) {
             trace = true;
+        } else if (!strcmp(a, "--poison-state")) {
+            poison = true;
         } else if (!strcmp(a, "--dma")) {
             dma = true;
         } else if (!strcmp(a, "--load") || !strcmp(a, "--dump")) {
@@ -476,7 +485,7 @@ static int cmd_replay_ib(int argc, char **argv)
     size_t ndw;
     if (read_ib(path, &ib, &ndw))
         return 2;
-    struct vcedar_opts o = { .trace = trace ? stdout : NULL };
+    struct vcedar_opts o = { .trace = trace ? stdout : NULL, .poison_state = poison };
     struct vcedar *vc = vcedar_create(&o);
     int rc = 2;
     if (!vc || vcedar_map_region(vc, 0, RAW_VRAM_SIZE) || vcedar_map_region(vc, RAW_GTT_BASE, RAW_GTT_SIZE)) {

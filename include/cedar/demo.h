@@ -159,6 +159,8 @@ void cedar_demo_result_free(struct cedar_demo_result *res);
 
 /* Opens the virtual Cedar behind the ioctl seam.  0, or -1 with a reason. */
 int cedar_demo_open_virtual(struct cedar_dev **dev, char *err, size_t errlen);
+/* The same with --poison-state (vcedar_opts.poison_state) on or off. */
+int cedar_demo_open_virtual_poisoned(bool poison_state, struct cedar_dev **dev, char *err, size_t errlen);
 /* The tools' --device: "virtual", a DRM node (must be a Cedar on radeon >=
  * 2.19), or "auto": the Cedar on the PCI bus if there is one, else the
  * virtual Cedar.  0 with *dev, and in note (may be "") which device auto
@@ -174,6 +176,22 @@ int cedar_demo_device_fault(struct cedar_dev *dev, char *buf, size_t len);
  * 0 with zero[] filled (one entry per 4096-byte page), or -1 on any other
  * device or when it cannot tell. */
 int cedar_demo_zero_pages(struct cedar_dev *dev, const void *ptr, size_t len, uint8_t *zero);
+
+/* edge-zoom.png: a ZOOM_SIZE pixel square of the frame on the triangle's
+ * left edge, each pixel a ZOOM_SCALE square.  fmask-fragments.png: the
+ * number of distinct fragments of every pixel, 1..samples (from the FMask),
+ * as cedar_demo_fragment_rgb's colour, at (FRAG_MARGIN, FRAG_MARGIN) the size
+ * of the frame; FRAG_MARGIN to its right the same crop as edge-zoom.png
+ * magnified the same way; below both (FRAG_MARGIN under the taller) the
+ * legend: for n = 1..samples a FRAG_SWATCH square of n's colour at
+ * x = FRAG_MARGIN + (n - 1) * FRAG_LEGEND_STEP, the digit n to its right. */
+#define CEDAR_DEMO_ZOOM_SIZE 32u
+#define CEDAR_DEMO_ZOOM_SCALE 16u
+#define CEDAR_DEMO_FRAG_MARGIN 8u
+#define CEDAR_DEMO_FRAG_SWATCH 24u
+#define CEDAR_DEMO_FRAG_LEGEND_STEP 64u
+/* The colour of n fragments (1..8), R, G, B: dark for 1, bright for 2..8. */
+void cedar_demo_fragment_rgb(unsigned n, uint8_t rgb[3]);
 
 /* Output files in dir (created if missing): frame.png, frame.tiled.bin,
  * msaa.color.bin, msaa.fmask.bin, msaa.cmask.bin, edge-zoom.png,

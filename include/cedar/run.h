@@ -16,6 +16,7 @@
 #define CEDAR_RUN_ENV_CHECK   "CEDAR_RUN_CHECK"    /* "kernel" (default) or "strict" */
 #define CEDAR_RUN_ENV_NO_EXEC "CEDAR_RUN_NO_EXEC"  /* "1": check, execute nothing */
 #define CEDAR_RUN_ENV_TRACE   "CEDAR_RUN_TRACE"    /* "1": each ioctl on stderr */
+#define CEDAR_RUN_ENV_POISON  "CEDAR_RUN_POISON"   /* "1": --poison-state (vcedar_opts.poison_state) */
 #define CEDAR_RUN_ENV_CAPTURE "CEDAR_RUN_CAPTURE"  /* directory for cs_NNN.bof */
 
 /* Where the virtual card sits: bus 1 behind the root complex, as a PCIe

@@ -24,6 +24,13 @@
 #define VC_SAMPLER_DWORDS   ((SPACE_SAMPLER_END - SPACE_SAMPLER_START) / 4)
 #define VC_CTL_DWORDS       ((SPACE_CTL_CONST_END - SPACE_CTL_CONST_START) / 4)
 
+/* Who wants to hear of register reads: the virtual Cedar's --poison-state
+ * (src/vcedar/vc_poison.c) reports reads of registers the command stream
+ * left unwritten.  reader: the model's function and its source file. */
+struct vc_reg_watch {
+    void (*read)(struct vc_reg_watch *w, uint32_t offset, const char *func, const char *file);
+};
+
 struct vc_regs {
     uint32_t config[VC_CONFIG_DWORDS];
     uint32_t context[VC_CONTEXT_DWORDS];
@@ -38,6 +45,7 @@ struct vc_regs {
      * its BORDER_INDEX held i (Mesa evergreen_emit_sampler_states writes
      * INDEX then the four components for each sampler that needs one). */
     uint32_t border[V_SQ_SAMPLER_BASE__STAGES][V_SQ_SAMPLER_BASE__PER_STAGE][4];
+    struct vc_reg_watch *watch;  /* NULL: reads are not watched */
 };
 
 /* Keep a write to a TD_<stage>_SAMPLER0_BORDER_RED..ALPHA register in the
@@ -53,13 +61,17 @@ static inline void vc_regs_latch_border(struct vc_regs *r, uint32_t offset, uint
     uint32_t stage = (offset - first) / stride, comp = (offset - first) % stride / 4;
     if (comp == 0)
         return; /* the INDEX register */
+    if (r->watch)
+        r->watch->read(r->watch, first + stage * stride, "vc_regs_latch_border", __FILE__);
     uint32_t index = r->config[(first + stage * stride - SPACE_CONFIG_START) / 4];
     if (index < V_SQ_SAMPLER_BASE__PER_STAGE)
         r->border[stage][index][comp - 1] = value;
 }
 
-/* Context or config register by byte offset (REG_* from eg_regs.h). */
-static inline uint32_t vc_reg(const struct vc_regs *r, uint32_t offset)
+/* Context or config register by byte offset (REG_* from eg_regs.h), as
+ * the model reads it: vc_reg() tells the watch who read it.  vc_reg_peek()
+ * is for looking on (traces), not a read by the hardware. */
+static inline uint32_t vc_reg_peek(const struct vc_regs *r, uint32_t offset)
 {
     if (offset >= SPACE_CONTEXT_START && offset < SPACE_CONTEXT_END)
         return r->context[(offset - SPACE_CONTEXT_START) / 4];
@@ -67,6 +79,14 @@ static inline uint32_t vc_reg(const struct vc_regs *r, uint32_t offset)
         return r->config[(offset - SPACE_CONFIG_START) / 4];
     return 0;
 }
+
+static inline uint32_t vc_reg_by(const struct vc_regs *r, uint32_t offset, const char *func, const char *file)
+{
+    if (r->watch)
+        r->watch->read(r->watch, offset, func, file);
+    return vc_reg_peek(r, offset);
+}
+#define vc_reg(r, offset) vc_reg_by((r), (offset), __func__, __FILE__)
 
 /* GPU memory as the renderer sees it: a GPU address range -> host bytes.
  * Returns NULL when [addr, addr+len) is not inside one buffer (the renderer

@@ -134,6 +134,11 @@ struct vcedar_opts {
      * authenticated (drm_file_alloc) and DRM_ROOT_ONLY ioctls are allowed
      * (drm_ioctl_permit).  false: an unprivileged client. */
     bool sys_admin;
+    /* --poison-state: each GFX CS starts with every context and config
+     * register it does not write (or load with CLEAR_STATE) holding junk
+     * (0xBAD00000 | offset), and each read the model makes of one is reported
+     * once per CS on stderr and in the trace (src/vcedar/vc_poison.c). */
+    bool poison_state;
 };
 
 /* The kernel-interface backend: a new model and one DRM file on it (card0,
@@ -210,6 +215,7 @@ struct vcedar_stats {
     uint64_t fences;           /* EVENT_WRITE_EOP / _EOS / MEM_WRITE / DMA fence writes done */
     uint64_t exec_errors;      /* execution faults (see vcedar_exec_error) */
     uint64_t clock;            /* the virtual GPU clock (27 MHz ticks, as RADEON_INFO_TIMESTAMP) */
+    uint64_t poisoned_reads;   /* --poison-state: reads of registers the CS left unwritten */
 };
 void vcedar_stats(const struct vcedar *vc, struct vcedar_stats *out);
 

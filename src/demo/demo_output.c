@@ -13,8 +13,8 @@
 #include "cedar/tiling.h"
 #include "demo_internal.h"
 
-#define ZOOM_SIZE 32u   /* pixels of the frame in the edge crop */
-#define ZOOM_SCALE 16u  /* each shown as a 16 x 16 block */
+#define ZOOM_SIZE CEDAR_DEMO_ZOOM_SIZE
+#define ZOOM_SCALE CEDAR_DEMO_ZOOM_SCALE
 
 /* known_zero: per 4096-byte block of data, 1 where it is known to be zeros
  * (NULL: nothing known). */
@@ -71,32 +71,50 @@ static uint8_t *detile_frame(const struct cedar_surface *s, const uint8_t *tiled
     return lin;
 }
 
-/* A magnified crop centred on the triangle's left edge at mid height (the
- * edge from the bottom-left blue vertex to the top green one). */
-static int write_edge_zoom(const uint8_t *bgra, size_t stride, unsigned w, unsigned h,
-                           const char *dir, char *err, size_t errlen)
+/* The crop the zooms show: ZOOM_SIZE pixels square centred on the
+ * triangle's left edge at mid height (the edge from the bottom-left blue
+ * vertex to the top green one).  false when the frame is smaller. */
+static bool edge_crop(unsigned w, unsigned h, unsigned *x0, unsigned *y0)
 {
     if (w < ZOOM_SIZE || h < ZOOM_SIZE)
-        return 0;
+        return false;
     /* NDC (-0.2923, 0) = midpoint of (-0.5846, -0.9) .. (0, 0.9) */
     unsigned cx = (unsigned)((1.0 - 0.2923) / 2.0 * w);
     unsigned cy = h / 2;
-    unsigned x0 = cx >= ZOOM_SIZE / 2 ? cx - ZOOM_SIZE / 2 : 0;
-    unsigned y0 = cy >= ZOOM_SIZE / 2 ? cy - ZOOM_SIZE / 2 : 0;
-    if (x0 + ZOOM_SIZE > w)
-        x0 = w - ZOOM_SIZE;
-    if (y0 + ZOOM_SIZE > h)
-        y0 = h - ZOOM_SIZE;
+    *x0 = cx >= ZOOM_SIZE / 2 ? cx - ZOOM_SIZE / 2 : 0;
+    *y0 = cy >= ZOOM_SIZE / 2 ? cy - ZOOM_SIZE / 2 : 0;
+    if (*x0 + ZOOM_SIZE > w)
+        *x0 = w - ZOOM_SIZE;
+    if (*y0 + ZOOM_SIZE > h)
+        *y0 = h - ZOOM_SIZE;
+    return true;
+}
+
+/* The crop of a 4-byte image (rows src_stride bytes apart) magnified
+ * ZOOM_SCALE times into dst (rows dst_stride bytes apart). */
+static void zoom_into(uint8_t *dst, size_t dst_stride, const uint8_t *src, size_t src_stride, unsigned x0,
+                      unsigned y0)
+{
+    unsigned zw = ZOOM_SIZE * ZOOM_SCALE;
+    for (unsigned y = 0; y < zw; y++)
+        for (unsigned x = 0; x < zw; x++)
+            memcpy(dst + (size_t)y * dst_stride + (size_t)x * 4,
+                   src + (size_t)(y0 + y / ZOOM_SCALE) * src_stride + (size_t)(x0 + x / ZOOM_SCALE) * 4, 4);
+}
+
+static int write_edge_zoom(const uint8_t *bgra, size_t stride, unsigned w, unsigned h,
+                           const char *dir, char *err, size_t errlen)
+{
+    unsigned x0, y0;
+    if (!edge_crop(w, h, &x0, &y0))
+        return 0;
     unsigned zw = ZOOM_SIZE * ZOOM_SCALE;
     uint8_t *z = malloc((size_t)zw * zw * 4);
     if (!z) {
         snprintf(err, errlen, "out of memory");
         return -1;
     }
-    for (unsigned y = 0; y < zw; y++)
-        for (unsigned x = 0; x < zw; x++)
-            memcpy(z + ((size_t)y * zw + x) * 4,
-                   bgra + (size_t)(y0 + y / ZOOM_SCALE) * stride + (size_t)(x0 + x / ZOOM_SCALE) * 4, 4);
+    zoom_into(z, (size_t)zw * 4, bgra, stride, x0, y0);
     int rc = write_png(dir, "edge-zoom.png", z, zw, zw, (size_t)zw * 4, CEDAR_PNG_BGRA8, err, errlen);
     free(z);
     return rc;
@@ -118,8 +136,25 @@ static bool tile_known_zero(const struct cedar_tile_map *m, const uint8_t *known
     return planes > 0;
 }
 
-/* Distinct fragments per pixel from the FMask, 1..samples, as grey levels:
- * black for one fragment, 128 for two, up to 255 for every sample its own. */
+/* The legend's digits, 3 x 5 cells, a row per byte (bit 2 = left cell). */
+static const uint8_t DIGITS[10][5] = {
+    {7, 5, 5, 5, 7}, {2, 6, 2, 2, 7}, {7, 1, 7, 4, 7}, {7, 1, 7, 1, 7}, {5, 5, 7, 1, 1},
+    {7, 4, 7, 1, 7}, {7, 4, 7, 5, 7}, {7, 1, 1, 1, 1}, {7, 5, 7, 5, 7}, {7, 5, 7, 1, 7},
+};
+#define DIGIT_CELL 4u
+
+static void fill(uint8_t *img, size_t stride, unsigned x, unsigned y, unsigned w, unsigned h, const uint8_t rgb[3])
+{
+    for (unsigned j = 0; j < h; j++)
+        for (unsigned i = 0; i < w; i++) {
+            uint8_t *p = img + (size_t)(y + j) * stride + (size_t)(x + i) * 4;
+            p[0] = rgb[0], p[1] = rgb[1], p[2] = rgb[2], p[3] = 255;
+        }
+}
+
+/* Distinct fragments per pixel from the FMask, 1..samples, each as its
+ * colour of cedar_demo_fragment_rgb, with the edge crop of edge-zoom.png
+ * magnified beside it and a legend below (layout: cedar/demo.h). */
 static int write_fmask_fragments(const struct cedar_demo_plan *plan, const uint8_t *fmask,
                                  size_t fmask_size, const uint8_t *known_zero, const char *dir,
                                  char *err, size_t errlen)
@@ -136,14 +171,24 @@ static int write_fmask_fragments(const struct cedar_demo_plan *plan, const uint8
         snprintf(err, errlen, "the FMask read back is smaller than its layout");
         return -1;
     }
-    uint8_t *g = cedar_big_alloc((size_t)w * h);
-    if (!g) {
+    const unsigned M = CEDAR_DEMO_FRAG_MARGIN;
+    unsigned x0 = 0, y0 = 0;
+    bool zoom = edge_crop(w, h, &x0, &y0);
+    unsigned zw = zoom ? ZOOM_SIZE * ZOOM_SCALE : 0;
+    unsigned iw = M + w + (zoom ? M + zw : 0) + M, top = (h > zw ? h : zw);
+    unsigned legend_w = M + samples * CEDAR_DEMO_FRAG_LEGEND_STEP;
+    if (iw < legend_w)
+        iw = legend_w;
+    unsigned ih = M + top + M + CEDAR_DEMO_FRAG_SWATCH + M;
+    size_t stride = (size_t)iw * 4, bytes = stride * ih;
+    uint8_t *img = cedar_big_alloc(bytes);
+    if (!img) {
         snprintf(err, errlen, "out of memory");
         return -1;
     }
-    /* black: one fragment (the pixel is inside one primitive); 128..255:
-     * an edge pixel with 2..samples fragments */
-    unsigned span = samples > 2 ? samples - 2 : 1;
+    static const uint8_t background[3] = {24, 24, 24}, ink[3] = {230, 230, 230};
+    fill(img, stride, 0, 0, iw, ih, background);
+    uint8_t *map = img + (size_t)M * stride + (size_t)M * 4;
     for (unsigned my = 0; my * 8 < h; my++)
         for (unsigned mx = 0; mx * 8 < w; mx++) {
             uint32_t frags[64];
@@ -161,12 +206,41 @@ static int write_fmask_fragments(const struct cedar_demo_plan *plan, const uint8
                 unsigned n = 0;
                 for (; seen; seen &= seen - 1)
                     n++;
-                g[(size_t)y * w + x] = (uint8_t)(n <= 1 ? 0 : 128u + (n - 2) * 127u / span);
+                uint8_t rgb[3];
+                cedar_demo_fragment_rgb(n, rgb);
+                fill(map, stride, x, y, 1, 1, rgb);
             }
         }
-    int rc = write_png(dir, "fmask-fragments.png", g, w, h, w, CEDAR_PNG_GRAY8, err, errlen);
-    cedar_big_free(g, (size_t)w * h);
+    if (zoom)
+        zoom_into(img + (size_t)M * stride + (size_t)(M + w + M) * 4, stride, map, stride, x0, y0);
+    unsigned ly = M + top + M;
+    for (unsigned n = 1; n <= samples; n++) {
+        unsigned lx = M + (n - 1) * CEDAR_DEMO_FRAG_LEGEND_STEP;
+        uint8_t rgb[3];
+        cedar_demo_fragment_rgb(n, rgb);
+        fill(img, stride, lx, ly, CEDAR_DEMO_FRAG_SWATCH, CEDAR_DEMO_FRAG_SWATCH, rgb);
+        unsigned gx = lx + CEDAR_DEMO_FRAG_SWATCH + DIGIT_CELL * 2, gy = ly + 2;
+        for (unsigned r = 0; r < 5; r++)
+            for (unsigned c = 0; c < 3; c++)
+                if (DIGITS[n][r] >> (2 - c) & 1u)
+                    fill(img, stride, gx + c * DIGIT_CELL, gy + r * DIGIT_CELL, DIGIT_CELL, DIGIT_CELL, ink);
+    }
+    int rc = write_png(dir, "fmask-fragments.png", img, iw, ih, stride, CEDAR_PNG_RGBA8, err, errlen);
+    cedar_big_free(img, bytes);
     return rc;
+}
+
+void cedar_demo_fragment_rgb(unsigned n, uint8_t rgb[3])
+{
+    /* one fragment (inside a primitive, nearly every pixel) dark; an edge
+     * pixel bright, from cyan for two fragments through green and yellow to
+     * magenta for eight */
+    static const uint8_t scale[8][3] = {
+        {36, 36, 56},   {0, 200, 255},  {0, 255, 150},  {150, 255, 0},
+        {255, 220, 0},  {255, 140, 0},  {255, 60, 0},   {255, 0, 140},
+    };
+    unsigned i = n < 1 ? 0 : n > 8 ? 7 : n - 1;
+    memcpy(rgb, scale[i], 3);
 }
 
 /* The known-zero pages of the colour buffer from byte offset on (which must

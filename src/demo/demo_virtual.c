@@ -11,7 +11,13 @@
 
 int cedar_demo_open_virtual(struct cedar_dev **dev, char *err, size_t errlen)
 {
-    int rc = cedar_dev_open_virtual(NULL, dev);
+    return cedar_demo_open_virtual_poisoned(false, dev, err, errlen);
+}
+
+int cedar_demo_open_virtual_poisoned(bool poison_state, struct cedar_dev **dev, char *err, size_t errlen)
+{
+    struct vcedar_opts o = { .poison_state = poison_state };
+    int rc = cedar_dev_open_virtual(&o, dev);
     if (rc != 0) {
         *dev = NULL;
         snprintf(err, errlen, "cannot start the virtual Cedar: %s", strerror(-rc));

@@ -821,9 +821,12 @@ static int on_prim(void *ctx, enum vgt_prim_kind kind, const uint32_t *idx, unsi
             return 0;
     spi_prim_inputs(&d->spi, vo, kind == VGT_LINE ? 2 : 1, true, &d->prim);
     struct rs_vertex c[4];
+    /* Point size and line width are read by the PA only for points and
+     * lines (a triangle draw leaves them as the last client set them). */
     if (kind == VGT_POINT) {
-        int64_t hx = (int64_t)llround(d->rs.point_half[0] * (double)one);
-        int64_t hy = (int64_t)llround(d->rs.point_half[1] * (double)one);
+        uint32_t ps = vc_reg(d->regs, REG_PA_SU_POINT_SIZE);
+        int64_t hx = (int64_t)llround((double)G_PA_SU_POINT_SIZE__WIDTH(ps) / 16.0 * (double)one);
+        int64_t hy = (int64_t)llround((double)G_PA_SU_POINT_SIZE__HEIGHT(ps) / 16.0 * (double)one);
         for (int k = 0; k < 4; k++) {
             c[k] = w[0];
             c[k].x += (k & 1) ? hx : -hx;
@@ -833,7 +836,8 @@ static int on_prim(void *ctx, enum vgt_prim_kind kind, const uint32_t *idx, unsi
         return draw_quad(d, c, wc);
     }
     /* Line: widened along its minor axis by the half width. */
-    int64_t h = (int64_t)llround(d->rs.line_half * (double)one);
+    uint32_t lc = vc_reg(d->regs, REG_PA_SU_LINE_CNTL);
+    int64_t h = (int64_t)llround((double)G_PA_SU_LINE_CNTL__WIDTH(lc) / 16.0 * (double)one);
     bool xmajor = llabs(w[1].x - w[0].x) >= llabs(w[1].y - w[0].y);
     for (int k = 0; k < 4; k++) {
         c[k] = w[k >> 1];
@@ -908,10 +912,6 @@ int vc_render_draw(struct vc_render *r, const struct vc_regs *regs, const struct
     d->batched = d->shading && render_shade_batched(r);
     d->batch = d->batched ? render_shade_batch(r) : NULL;
     d->baryc_needed = render_shade_baryc_needed(r);
-    uint32_t ps = vc_reg(regs, REG_PA_SU_POINT_SIZE);
-    d->rs.point_half[0] = (float)G_PA_SU_POINT_SIZE__WIDTH(ps) / 16.0f;
-    d->rs.point_half[1] = (float)G_PA_SU_POINT_SIZE__HEIGHT(ps) / 16.0f;
-    d->rs.line_half = (float)G_PA_SU_LINE_CNTL__WIDTH(vc_reg(regs, REG_PA_SU_LINE_CNTL)) / 16.0f;
     spi_link_init(&d->spi, regs);
     d->clip_cntl = vc_reg(regs, REG_PA_CL_CLIP_CNTL);
     d->gb_x = reg_float(regs, REG_PA_CL_GB_HORZ_CLIP_ADJ);

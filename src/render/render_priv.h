@@ -281,8 +281,6 @@ struct rs_state {
      * a primitive claim its rows one at a time from this counter, which
      * starts at 0 (its first row). */
     unsigned *row_next;
-    float point_half[2];           /* point half-size in pixels (x, y) */
-    float line_half;               /* line half-width in pixels */
 };
 
 int rs_state_init(struct rs_state *s, const struct vc_regs *regs, struct vc_draw_err *err);

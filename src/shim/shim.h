@@ -42,6 +42,7 @@ struct shim_config {
     size_t rootlen;
     bool strict;               /* CEDAR_RUN_CHECK=strict */
     bool no_exec;              /* CEDAR_RUN_NO_EXEC=1 */
+    bool poison_state;         /* CEDAR_RUN_POISON=1 */
     bool trace;                /* CEDAR_RUN_TRACE=1: each ioctl on stderr */
     char capture_dir[512];     /* CEDAR_RUN_CAPTURE, "" when off */
 };

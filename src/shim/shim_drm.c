@@ -88,6 +88,7 @@ static int gpu_create(void)
     struct vcedar_opts o = {
         .mode = shim_cfg.strict ? VC_CHECK_STRICT : VC_CHECK_KERNEL,
         .no_exec = shim_cfg.no_exec,
+        .poison_state = shim_cfg.poison_state,
         .sys_admin = geteuid() == 0,   /* CAP_SYS_ADMIN, as near as a preload can tell */
     };
     gpu = vcedar_create(&o);

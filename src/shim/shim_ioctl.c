@@ -246,11 +246,15 @@ int shim_drm_ioctl(struct shim_file *f, unsigned long request, void *uarg)
     if (rc == 0) {
         shim_lock();
         struct cedar_dev *dev = shim_file_dev(f);
-        switch (def) {   /* the ioctls with user pointers inside */
-        case DRM_IOCTL_VERSION: rc = ioctl_version(dev, cmd, (void *)k); break;
-        case DRM_IOCTL_GET_UNIQUE: rc = ioctl_unique(dev, cmd, (void *)k); break;
-        case DRM_IOCTL_RADEON_INFO: rc = ioctl_info(dev, cmd, (void *)k); break;
-        case DRM_IOCTL_RADEON_CS: rc = ioctl_cs(dev, cmd, (void *)k); break;
+        /* The ioctls with user pointers inside: their handlers put our
+         * pointers into k, which already holds the argument zero-extended to
+         * the kernel's struct, so the model is given the kernel's size
+         * (def): with a caller's shorter one it would cut them short. */
+        switch (def) {
+        case DRM_IOCTL_VERSION: rc = ioctl_version(dev, def, (void *)k); break;
+        case DRM_IOCTL_GET_UNIQUE: rc = ioctl_unique(dev, def, (void *)k); break;
+        case DRM_IOCTL_RADEON_INFO: rc = ioctl_info(dev, def, (void *)k); break;
+        case DRM_IOCTL_RADEON_CS: rc = ioctl_cs(dev, def, (void *)k); break;
         default: rc = call(dev, cmd, k); break;
         }
         if (shim_cfg.trace) {

@@ -23,6 +23,8 @@ void shim_config_load(void)
     shim_cfg.strict = check && strcmp(check, "strict") == 0;
     const char *v = getenv(CEDAR_RUN_ENV_NO_EXEC);
     shim_cfg.no_exec = v && strcmp(v, "1") == 0;
+    v = getenv(CEDAR_RUN_ENV_POISON);
+    shim_cfg.poison_state = v && strcmp(v, "1") == 0;
     v = getenv(CEDAR_RUN_ENV_TRACE);
     shim_cfg.trace = v && strcmp(v, "1") == 0;
     v = getenv(CEDAR_RUN_ENV_CAPTURE);

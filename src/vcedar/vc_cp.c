@@ -92,11 +92,23 @@ static uint32_t *reg_slot(struct vc_regs *r, unsigned opcode, uint32_t offset)
 #undef SLOT
 }
 
-static void set_reg(struct vc_regs *r, uint32_t offset, uint32_t value)
+static void set_reg(struct vcedar *vc, uint32_t offset, uint32_t value)
 {
-    uint32_t *p = reg_slot(r, 0, offset);
+    uint32_t *p = reg_slot(&vc->cp.regs, 0, offset);
     if (p)
         *p = value;
+    vc_poison_wrote(vc, offset);
+}
+
+/* SQ_VTX_SEMANTIC_CLEAR: each set bit n empties entry n of the semantic
+ * table (SQ_VTX_SEMANTIC_n reads 0xFF, "no semantic"): the register is a
+ * command, not state (GX2's shader headers pair CLEAR = ~0x3 with entries
+ * {0, 1, 0xFF, ...}; Mesa writes ~0 at the start of every CS). */
+static void clear_semantics(struct vcedar *vc, uint32_t mask)
+{
+    for (unsigned i = 0; i < 32; i++)
+        if (mask >> i & 1u)
+            set_reg(vc, REG_SQ_VTX_SEMANTIC(i), 0xFF);
 }
 
 static int on_reg(void *ctx, const struct eg_pm4_packet *p, const struct eg_pm4_reg_write *w)
@@ -105,6 +117,11 @@ static int on_reg(void *ctx, const struct eg_pm4_packet *p, const struct eg_pm4_
     uint32_t *slot = reg_slot(&run->vc->cp.regs, p->type == 0 ? 0 : p->opcode, w->offset);
     if (slot)
         *slot = w->value;
+    if (slot && (p->type == 0 || p->opcode == PKT3_SET_CONFIG_REG || p->opcode == PKT3_SET_CONTEXT_REG)) {
+        vc_poison_wrote(run->vc, w->offset);
+        if (w->offset == REG_SQ_VTX_SEMANTIC_CLEAR)
+            clear_semantics(run->vc, w->value);
+    }
     if (slot && (p->type == 0 || p->opcode == PKT3_SET_CONFIG_REG))
         vc_regs_latch_border(&run->vc->cp.regs, w->offset, w->value);
     if (run->vc->trace)
@@ -231,7 +248,7 @@ static void copy_dw(struct cp_run *run, const struct eg_pm4_packet *p)
     if (G_COPY_DW_COPY_DW_CNTL__DST_MEM(d[0]))
         write64(run, addr40(d[3] & ~3u, d[4]), v, 4, (uint32_t)p->offset, "COPY_DW destination");
     else
-        set_reg(&run->vc->cp.regs, d[3] * 4u, v);
+        set_reg(run->vc, d[3] * 4u, v);
 }
 
 /* ---- draws --------------------------------------------------------------------- */
@@ -280,8 +297,8 @@ static void draw(struct cp_run *run, const struct eg_pm4_packet *p)
     }
     dr.prim_type = G_VGT_PRIMITIVE_TYPE__PRIM_TYPE(vc_reg(&cp->regs, REG_VGT_PRIMITIVE_TYPE));
     /* the packet writes VGT_NUM_INDICES and VGT_DRAW_INITIATOR */
-    set_reg(&cp->regs, REG_VGT_NUM_INDICES, dr.num_indices);
-    set_reg(&cp->regs, REG_VGT_DRAW_INITIATOR, dr.draw_initiator);
+    set_reg(vc, REG_VGT_NUM_INDICES, dr.num_indices);
+    set_reg(vc, REG_VGT_DRAW_INITIATOR, dr.draw_initiator);
     vc->stats.draws++;
     vc->stats.clock += TICKS_PER_DRAW;
     if (vc->trace)
@@ -333,14 +350,15 @@ static int on_packet(void *ctx, const struct eg_pm4_packet *p)
         /* The hardware reloads the context registers from the clear-state
          * buffer the kernel set up; the model starts them from zero. */
         memset(cp->regs.context, 0, sizeof(cp->regs.context));
+        vc_poison_clear_state(vc);
         break;
     case PKT3_NUM_INSTANCES:
         cp->num_instances = d[0];
-        set_reg(&cp->regs, REG_VGT_NUM_INSTANCES, d[0]);
+        set_reg(vc, REG_VGT_NUM_INSTANCES, d[0]);
         break;
     case PKT3_INDEX_TYPE:
         cp->index_type = G_INDEX_TYPE_INDEX_TYPE__INDEX_TYPE(d[0]);
-        set_reg(&cp->regs, REG_VGT_DMA_INDEX_TYPE, d[0]);
+        set_reg(vc, REG_VGT_DMA_INDEX_TYPE, d[0]);
         break;
     case PKT3_INDEX_BASE:
         cp->index_base = addr40(d[0], d[1]);
@@ -418,6 +436,8 @@ static int on_packet(void *ctx, const struct eg_pm4_packet *p)
 int vc_cp_exec(struct vcedar *vc, const uint32_t *ib, size_t ndw, struct vc_error *err)
 {
     struct cp_run run = { .vc = vc, .err = err, .ib = ib };
+    if (vc->opts.poison_state)
+        vc_poison_begin(vc);
     if (err)
         memset(err, 0, sizeof(*err));
     struct eg_pm4_opts wo = { .lenient_counts = true, .empty_set_ok = true };

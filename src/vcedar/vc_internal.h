@@ -85,6 +85,15 @@ struct vc_file {
 
 /* ---- the command processor's state ------------------------------------ */
 
+/* vc_poison.c: --poison-state.  flags: per config then context register
+ * dword, defined by this CS (1) / its unwritten read reported (2). */
+struct vc_poison {
+    struct vc_reg_watch watch;   /* first: the watch callback gets this */
+    struct vcedar *vc;
+    uint64_t cs;                 /* command streams begun */
+    uint8_t flags[VC_CONFIG_DWORDS + VC_CONTEXT_DWORDS];
+};
+
 struct vc_cp {
     struct vc_regs regs;
     uint32_t num_instances;     /* NUM_INSTANCES packet */
@@ -92,6 +101,7 @@ struct vc_cp {
     uint64_t index_base;        /* INDEX_BASE packet */
     uint32_t index_size;        /* INDEX_BUFFER_SIZE packet */
     uint32_t context_control[2];
+    struct vc_poison poison;
 };
 
 /* ---- the device -------------------------------------------------------- */
@@ -183,6 +193,11 @@ int vc_cs_ioctl(struct vc_file *f, void *arg);
 /* vc_cp.c: execute a checked (or raw) GFX indirect buffer */
 int vc_cp_exec(struct vcedar *vc, const uint32_t *ib, size_t ndw, struct vc_error *err);
 void vc_cp_reset(struct vc_cp *cp);
+/* vc_poison.c: at the start of a GFX IB, poison every context and config
+ * register and watch reads; then note each register the IB defines. */
+void vc_poison_begin(struct vcedar *vc);
+void vc_poison_wrote(struct vcedar *vc, uint32_t offset);
+void vc_poison_clear_state(struct vcedar *vc);   /* CLEAR_STATE */
 /* vc_dma.c: execute a DMA-ring indirect buffer */
 int vc_dma_exec(struct vcedar *vc, const uint32_t *ib, size_t ndw, struct vc_error *err);
 

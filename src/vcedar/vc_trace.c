@@ -63,21 +63,21 @@ void vc_trace_draw(FILE *f, const struct vc_regs *r, const struct vc_draw *d)
             d->num_indices, d->num_instances, d->prim_type, d->index_type, d->draw_initiator);
     if (d->index_addr)
         fprintf(f, "        indices at 0x%010" PRIX64 "\n", d->index_addr);
-    uint32_t aa = vc_reg(r, REG_PA_SC_AA_CONFIG);
+    uint32_t aa = vc_reg_peek(r, REG_PA_SC_AA_CONFIG);
     fprintf(f, "        samples %u, CB_COLOR_CONTROL 0x%08X, CB_TARGET_MASK 0x%08X, VS at 0x%010" PRIX64
             ", PS at 0x%010" PRIX64 "\n", 1u << G_PA_SC_AA_CONFIG__MSAA_NUM_SAMPLES(aa),
-            vc_reg(r, REG_CB_COLOR_CONTROL), vc_reg(r, REG_CB_TARGET_MASK),
-            (uint64_t)vc_reg(r, REG_SQ_PGM_START_VS) << 8, (uint64_t)vc_reg(r, REG_SQ_PGM_START_PS) << 8);
+            vc_reg_peek(r, REG_CB_COLOR_CONTROL), vc_reg_peek(r, REG_CB_TARGET_MASK),
+            (uint64_t)vc_reg_peek(r, REG_SQ_PGM_START_VS) << 8, (uint64_t)vc_reg_peek(r, REG_SQ_PGM_START_PS) << 8);
     for (unsigned i = 0; i < 8; i++) {
-        uint32_t info = vc_reg(r, REG_CB_COLOR_INFO(i));
+        uint32_t info = vc_reg_peek(r, REG_CB_COLOR_INFO(i));
         if (G_CB_COLOR_INFO__FORMAT(info) == V_CB_FORMAT__COLOR_INVALID)
             continue;
         fprintf(f, "        CB%u: base 0x%010" PRIX64 " format %u array mode %u pitch %u slice %u attrib 0x%08X"
                 " cmask 0x%010" PRIX64 " fmask 0x%010" PRIX64 "\n", i,
-                (uint64_t)vc_reg(r, REG_CB_COLOR_BASE(i)) << 8, G_CB_COLOR_INFO__FORMAT(info),
-                G_CB_COLOR_INFO__ARRAY_MODE(info), (G_CB_COLOR_PITCH__TILE_MAX(vc_reg(r, REG_CB_COLOR_PITCH(i))) + 1) * 8,
-                vc_reg(r, REG_CB_COLOR_SLICE(i)), vc_reg(r, REG_CB_COLOR_ATTRIB(i)),
-                (uint64_t)vc_reg(r, REG_CB_COLOR_CMASK(i)) << 8, (uint64_t)vc_reg(r, REG_CB_COLOR_FMASK(i)) << 8);
+                (uint64_t)vc_reg_peek(r, REG_CB_COLOR_BASE(i)) << 8, G_CB_COLOR_INFO__FORMAT(info),
+                G_CB_COLOR_INFO__ARRAY_MODE(info), (G_CB_COLOR_PITCH__TILE_MAX(vc_reg_peek(r, REG_CB_COLOR_PITCH(i))) + 1) * 8,
+                vc_reg_peek(r, REG_CB_COLOR_SLICE(i)), vc_reg_peek(r, REG_CB_COLOR_ATTRIB(i)),
+                (uint64_t)vc_reg_peek(r, REG_CB_COLOR_CMASK(i)) << 8, (uint64_t)vc_reg_peek(r, REG_CB_COLOR_FMASK(i)) << 8);
     }
 }
 
