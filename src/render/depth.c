@@ -105,7 +105,6 @@ int db_init(struct db_state *db, const struct vc_regs *regs, const struct vc_mem
     db->samples = samples;
     db->zformat = G_DB_Z_INFO__FORMAT(zinfo);
     db->has_stencil = G_DB_STENCIL_INFO__FORMAT(sinfo) == V_DB_STENCIL_FORMAT__STENCIL_8;
-    db->slice = G_DB_DEPTH_VIEW__SLICE_START(vc_reg(regs, REG_DB_DEPTH_VIEW));
     db->count = !G_DB_COUNT_CONTROL__ZPASS_INCREMENT_DISABLE(vc_reg(regs, REG_DB_COUNT_CONTROL));
     db->z_export = G_DB_SHADER_CONTROL__Z_EXPORT_ENABLE(sc);
     bool have_z = db->zformat != V_DB_Z_FORMAT__Z_INVALID;
@@ -125,18 +124,26 @@ int db_init(struct db_state *db, const struct vc_regs *regs, const struct vc_mem
     db->sfail[1] = G_DB_DEPTH_CONTROL__STENCILFAIL_BF(dc);
     db->szpass[1] = G_DB_DEPTH_CONTROL__STENCILZPASS_BF(dc);
     db->szfail[1] = G_DB_DEPTH_CONTROL__STENCILZFAIL_BF(dc);
-    uint32_t rm = vc_reg(regs, REG_DB_STENCILREFMASK), rb = vc_reg(regs, REG_DB_STENCILREFMASK_BF);
-    db->sref[0] = (uint8_t)G_DB_STENCILREFMASK__STENCILREF(rm);
-    db->smask[0] = (uint8_t)G_DB_STENCILREFMASK__STENCILMASK(rm);
-    db->swmask[0] = (uint8_t)G_DB_STENCILREFMASK__STENCILWRITEMASK(rm);
-    db->sref[1] = (uint8_t)G_DB_STENCILREFMASK_BF__STENCILREF_BF(rb);
-    db->smask[1] = (uint8_t)G_DB_STENCILREFMASK_BF__STENCILMASK_BF(rb);
-    db->swmask[1] = (uint8_t)G_DB_STENCILREFMASK_BF__STENCILWRITEMASK_BF(rb);
+    /* Registers whose value matters only when their unit is on are read only
+     * then, so --poison-state reports just what a draw depends on. */
+    if (have_z || db->has_stencil)
+        db->slice = G_DB_DEPTH_VIEW__SLICE_START(vc_reg(regs, REG_DB_DEPTH_VIEW));
+    if (db->s_on) {
+        uint32_t rm = vc_reg(regs, REG_DB_STENCILREFMASK), rb = vc_reg(regs, REG_DB_STENCILREFMASK_BF);
+        db->sref[0] = (uint8_t)G_DB_STENCILREFMASK__STENCILREF(rm);
+        db->smask[0] = (uint8_t)G_DB_STENCILREFMASK__STENCILMASK(rm);
+        db->swmask[0] = (uint8_t)G_DB_STENCILREFMASK__STENCILWRITEMASK(rm);
+        db->sref[1] = (uint8_t)G_DB_STENCILREFMASK_BF__STENCILREF_BF(rb);
+        db->smask[1] = (uint8_t)G_DB_STENCILREFMASK_BF__STENCILMASK_BF(rb);
+        db->swmask[1] = (uint8_t)G_DB_STENCILREFMASK_BF__STENCILWRITEMASK_BF(rb);
+    }
     db->clamp = !G_DB_RENDER_OVERRIDE__DISABLE_VIEWPORT_CLAMP(vc_reg(regs, REG_DB_RENDER_OVERRIDE));
     db->zmin = reg_f(regs, REG_PA_SC_VPORT_ZMIN_0);
     db->zmax = reg_f(regs, REG_PA_SC_VPORT_ZMAX_0);
-    db->clear_z = reg_f(regs, REG_DB_DEPTH_CLEAR);
-    db->clear_s = (uint8_t)vc_reg(regs, REG_DB_STENCIL_CLEAR);
+    if (have_z) /* the clear value, also of tiles HTILE marks cleared */
+        db->clear_z = reg_f(regs, REG_DB_DEPTH_CLEAR);
+    if (db->s_clear)
+        db->clear_s = (uint8_t)vc_reg(regs, REG_DB_STENCIL_CLEAR);
     db->copy_z = have_z && G_DB_RENDER_CONTROL__DEPTH_COPY_ENABLE(rc);
     db->copy_s = db->has_stencil && G_DB_RENDER_CONTROL__STENCIL_COPY_ENABLE(rc);
     db->copy_centroid = G_DB_RENDER_CONTROL__COPY_CENTROID(rc);
