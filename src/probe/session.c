@@ -102,12 +102,10 @@ static void pipelinestat_start(struct cedar_cmdbuf *cb)
     cedar_cmdbuf_packet(cb, PKT3_EVENT_WRITE, &ev, 1);
 }
 
-static int run(struct cedar_probe *p, const char *what, char *err, size_t errlen)
+/* Waits for the session's buffers; -1 when the device reported a fault. */
+static int finish(struct cedar_probe *p, const char *what, char *err, size_t errlen)
 {
-    cedar_demo_emit_flush(&p->cb);
-    cedar_cmdbuf_pad(&p->cb, 8);
-    if (cedar_demo_session_submit_cb(p->session, &p->cb, what, err, errlen) != 0 ||
-        cedar_demo_session_wait_idle(p->session, err, errlen) != 0)
+    if (cedar_demo_session_wait_idle(p->session, err, errlen) != 0)
         return -1;
     char fault[256];
     if (cedar_demo_device_fault(cedar_demo_session_device(p->session), fault, sizeof fault)) {
@@ -115,6 +113,15 @@ static int run(struct cedar_probe *p, const char *what, char *err, size_t errlen
         return -1;
     }
     return 0;
+}
+
+static int run(struct cedar_probe *p, const char *what, char *err, size_t errlen)
+{
+    cedar_demo_emit_flush(&p->cb);
+    cedar_cmdbuf_pad(&p->cb, 8);
+    if (cedar_demo_session_submit_cb(p->session, &p->cb, what, err, errlen) != 0)
+        return -1;
+    return finish(p, what, err, errlen);
 }
 
 /* ---- experiments ------------------------------------------------------------- */
@@ -149,11 +156,19 @@ int cedar_probe_draw_stats(struct cedar_probe *p, uint32_t prim_type, const uint
     return 0;
 }
 
-static uint64_t read_ts(const struct cedar_probe *p, unsigned slot)
+/* The two timestamps' difference; -1 when the GPU did not write them (the
+ * slots were zeroed before) or the clock went back. */
+static int elapsed(const struct cedar_probe *p, uint64_t *ticks, char *err, size_t errlen)
 {
-    uint64_t v;
-    memcpy(&v, p->scratch + 8 * slot, 8);
-    return v;
+    uint64_t t[2];
+    memcpy(t, p->scratch, sizeof t);
+    if (!t[1] || t[1] < t[0]) {
+        snprintf(err, errlen, "the timestamps read %llu and %llu", (unsigned long long)t[0],
+                 (unsigned long long)t[1]);
+        return -1;
+    }
+    *ticks = t[1] - t[0];
+    return 0;
 }
 
 int cedar_probe_time_plan_ib(struct cedar_probe *p, const char *what, uint64_t *ticks, char *err, size_t errlen)
@@ -166,6 +181,7 @@ int cedar_probe_time_plan_ib(struct cedar_probe *p, const char *what, uint64_t *
         snprintf(err, errlen, "the plan has no %s IB", what);
         return -1;
     }
+    memset(p->scratch, 0, 16);
     for (unsigned k = 0; k < 3; k++) {
         struct cedar_cmdbuf *cb = &p->cb;
         cedar_cmdbuf_reset(cb);
@@ -179,10 +195,9 @@ int cedar_probe_time_plan_ib(struct cedar_probe *p, const char *what, uint64_t *
         if (cedar_demo_session_submit_cb(p->session, cb, "timestamp", err, errlen) != 0)
             return -1;
     }
-    if (cedar_demo_session_wait_idle(p->session, err, errlen) != 0)
+    if (finish(p, what, err, errlen) != 0)
         return -1;
-    *ticks = read_ts(p, 1) - read_ts(p, 0);
-    return 0;
+    return elapsed(p, ticks, err, errlen);
 }
 
 int cedar_probe_time_draw(struct cedar_probe *p, unsigned first, unsigned count, uint64_t *ticks, char *err,
@@ -192,6 +207,7 @@ int cedar_probe_time_draw(struct cedar_probe *p, unsigned first, unsigned count,
         snprintf(err, errlen, "vertices %u..%u are not the experiment's", first, first + count);
         return -1;
     }
+    memset(p->scratch, 0, 16);
     struct cedar_cmdbuf *cb = &p->cb;
     cedar_cmdbuf_reset(cb);
     cedar_demo_emit_extra_state(cb, &p->plan, V_VGT_DI_PRIM_TYPE__DI_PT_TRILIST);
@@ -203,8 +219,7 @@ int cedar_probe_time_draw(struct cedar_probe *p, unsigned first, unsigned count,
     timestamp(cb, 8);
     if (run(p, "timed draw", err, errlen) != 0)
         return -1;
-    *ticks = read_ts(p, 1) - read_ts(p, 0);
-    return 0;
+    return elapsed(p, ticks, err, errlen);
 }
 
 int cedar_probe_clock_khz(struct cedar_dev *dev, uint32_t *khz)
