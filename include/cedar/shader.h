@@ -332,10 +332,11 @@ uint8_t eg_ps_batch_color_mask(const struct eg_ps_batch *b);
 const uint32_t *eg_ps_batch_color(const struct eg_ps_batch *b, unsigned target, unsigned chan);
 const bool *eg_ps_batch_killed(const struct eg_ps_batch *b);
 
-/* Convert one fetched element (vertex data or a texel) of a FMT_* data format to
- * four 32-bit components (missing ones 0, w 1; the instruction's SQ_INST_SEL picks later).
+/* Convert one fetched element of a FMT_* data format to four 32-bit
+ * components (missing ones 0, w 1; the instruction's SQ_INST_SEL picks later),
+ * SRF_MODE ZERO_CLAMP_MINUS_ONE (cedar/vtx_format.h has the whole interface).
  * bytes must hold eg_fmt_bytes(data_format) bytes.  Returns the component
- * count, or -1 for a format the interpreter does not decode. */
+ * count, or -1 for a format the vertex fetch does not read. */
 int eg_fmt_bytes(unsigned data_format);
 int eg_fmt_convert(unsigned data_format, unsigned num_format, unsigned format_comp,
                    const uint8_t *bytes, union eg_vec4 *out);
