@@ -36,6 +36,13 @@ struct cedar_demo_config {
     bool fast_clear;            /* false: clear with a draw */
     struct cedar_tiling tiling; /* from RADEON_INFO_TILING_CONFIG */
     enum eg_demo_color_format vertex_color_format;  /* how the vertices store the colour */
+    /* For experiments on the scene's pipeline (cedar-probe; none by
+     * default): vertices of the caller's after the scene's in the vertex
+     * buffer, in the same layout (cedar_demo_emit_extra_state draws them),
+     * and a scratch buffer (GTT) for the caller's IBs: indices, counters. */
+    const struct cedar_demo_vertex *extra_vertices;
+    unsigned num_extra_vertices;
+    uint64_t scratch_size;
 };
 
 /* The scene of ../shared/fixtures/cedar/README.md: 1280x720, 8x, clear
@@ -65,8 +72,13 @@ enum cedar_demo_buf {
     CEDAR_DEMO_BUF_RESOLVE,   /* the single-sample resolve target (MSAA only) */
     CEDAR_DEMO_BUF_VERTICES,
     CEDAR_DEMO_BUF_SHADERS,
+    CEDAR_DEMO_BUF_SCRATCH,   /* cedar_demo_config.scratch_size bytes, GTT (experiments only) */
     CEDAR_DEMO_BUF_COUNT
 };
+
+/* The relocation "handle" of a buffer in a plan's IBs (the submitter maps
+ * it to the GEM handle). */
+#define CEDAR_DEMO_RELOC_HANDLE(buf) ((uint32_t)(buf) + 1u)
 
 struct cedar_demo_buffer {
     const char *name;         /* "msaa", "resolve", "vertices", "shaders" */
@@ -199,5 +211,33 @@ int cedar_demo_session_frame(struct cedar_demo_session *session, char *err, size
 const void *cedar_demo_session_map(const struct cedar_demo_session *session,
                                    enum cedar_demo_buf buf, size_t *size);
 void cedar_demo_session_close(struct cedar_demo_session *session);
+
+/* ---- experiments on the scene's pipeline (cedar-probe) ----------------------
+ *
+ * A plan with extra vertices and a scratch buffer (cedar_demo_config), a
+ * session on it, and IBs of the caller's made of the pieces below and its
+ * own packets (relocations: CEDAR_DEMO_RELOC_HANDLE of the plan's buffers). */
+
+/* Everything a draw of the extra vertices needs but the draw packet: the
+ * initial state, CB0 = the plan's render target (as the "draw" IB), and the
+ * draw state of the scene (shaders, viewport, MSAA, vertex buffer = the
+ * extra vertices, VGT_PRIMITIVE_TYPE = prim_type, one instance). */
+void cedar_demo_emit_extra_state(struct cedar_cmdbuf *cb, const struct cedar_demo_plan *plan,
+                                 uint32_t prim_type);
+/* What Mesa emits at the end of each CS: wait for idle, flush and
+ * invalidate the caches, sync every surface. */
+void cedar_demo_emit_flush(struct cedar_cmdbuf *cb);
+/* Submits a caller's IB (one CS ioctl, its relocations pointed at the
+ * session's buffers); `what` names it in errors.  0, or -1 with a reason. */
+int cedar_demo_session_submit_cb(struct cedar_demo_session *session, const struct cedar_cmdbuf *cb,
+                                 const char *what, char *err, size_t errlen);
+/* The device the session's buffers are on. */
+struct cedar_dev *cedar_demo_session_device(const struct cedar_demo_session *session);
+/* GEM_WAIT_IDLE on every buffer of the session.  0, or -1 with a reason. */
+int cedar_demo_session_wait_idle(struct cedar_demo_session *session, char *err, size_t errlen);
+/* The writable CPU mapping of a buffer (the scratch buffer: indices); NULL
+ * if unused. */
+void *cedar_demo_session_map_rw(struct cedar_demo_session *session, enum cedar_demo_buf buf,
+                                size_t *size);
 
 #endif

@@ -120,10 +120,23 @@ int vc_render_draw(struct vc_render *r, const struct vc_regs *regs, const struct
  * 1 none.  The result is the same whatever the count. */
 void vc_render_set_threads(struct vc_render *r, unsigned n);
 
-/* Counters since vc_render_new (for tests and the benchmark). */
+/* Counters since vc_render_new (for tests, the benchmark and the
+ * pipeline-statistics counters, EVENT_WRITE SAMPLE_PIPELINESTAT). */
 struct vc_render_stats {
-    uint64_t draws, vertices, primitives, pixels_shaded, samples_written;
+    uint64_t draws;
+    uint64_t vertices;         /* vertex-stage runs the renderer made */
+    uint64_t primitives;       /* triangles rasterised (after clipping and culling) */
+    uint64_t pixels_shaded;    /* pixel-stage runs: the PS invocations */
+    uint64_t samples_written;
     uint64_t blocks_batched;   /* fully covered 8x8 blocks handed to the pixel stage whole */
+    uint64_t cb_op_pixels;     /* pixels of resolve / eliminate / decompress draws */
+    /* As the counters count them (src/render/vgt_reuse.c states the model): */
+    uint64_t ia_vertices;      /* indices the VGT read (restart indices not) */
+    uint64_t ia_primitives;    /* primitives it assembled, degenerate ones too */
+    uint64_t vs_invocations;   /* vertex-shader runs under the reuse model */
+    uint64_t c_invocations;    /* primitives that reached the clipper */
+    uint64_t c_primitives;     /* primitives it passed on: 1 each unclipped, the
+                                * triangles of the polygon when clipped */
 };
 void vc_render_get_stats(const struct vc_render *r, struct vc_render_stats *out);
 

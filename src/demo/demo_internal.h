@@ -11,7 +11,7 @@
  * to the GEM handle): never 0, so a zeroed entry is never a valid buffer. */
 static inline uint32_t demo_buf_handle(enum cedar_demo_buf b)
 {
-    return (uint32_t)b + 1u;
+    return CEDAR_DEMO_RELOC_HANDLE(b);
 }
 
 /* --- the ioctl plumbing (demo_session.c) --------------------------------- */
@@ -108,6 +108,13 @@ enum demo_cb_mode { DEMO_CB_NORMAL, DEMO_CB_RESOLVE };
 void demo_emit_draw(struct cedar_cmdbuf *cb, const struct cedar_demo_plan *plan,
                     const struct demo_programs *progs, enum demo_prim prim,
                     enum demo_cb_mode mode);
+/* The same without the draw packet, for num_vertices vertices of the
+ * vertex buffer from first_vertex on, drawn as prim_type (DI_PT_*). */
+void demo_emit_draw_state(struct cedar_cmdbuf *cb, const struct cedar_demo_plan *plan,
+                          const struct demo_programs *progs, unsigned first_vertex,
+                          unsigned num_vertices, uint32_t prim_type, enum demo_cb_mode mode);
+/* The render target as CB0, the other targets off (every draw IB's start). */
+void demo_emit_color_target(struct cedar_cmdbuf *cb, const struct cedar_demo_plan *plan);
 
 /* PA_SC_AA_* values Mesa's evergreen_emit_msaa_state / emit_sample_mask
  * program for a sample count (exposed for the tests). */

@@ -51,6 +51,12 @@ static void disable_targets(struct cedar_cmdbuf *cb, unsigned first)
         cedar_cmdbuf_set_context_reg(cb, REG_CB_COLOR_INFO(i), 0);
 }
 
+void demo_emit_color_target(struct cedar_cmdbuf *cb, const struct cedar_demo_plan *plan)
+{
+    emit_color_target(cb, plan);
+    disable_targets(cb, 1);
+}
+
 int cedar_demo_plan_build(const struct cedar_demo_config *cfg, struct cedar_demo_plan *plan,
                           char *err, size_t errlen)
 {
@@ -119,6 +125,9 @@ int cedar_demo_plan_build(const struct cedar_demo_config *cfg, struct cedar_demo
         .name = "shaders", .size = plan->shader_size, .alignment = 256,
         .domain = RADEON_GEM_DOMAIN_VRAM, .used = true, .init_data = plan->shader_code,
         .init_size = plan->shader_size };
+    b[CEDAR_DEMO_BUF_SCRATCH] = (struct cedar_demo_buffer){
+        .name = "scratch", .size = cfg->scratch_size, .alignment = 4096,
+        .domain = RADEON_GEM_DOMAIN_GTT, .used = cfg->scratch_size > 0 };
 
     struct cedar_cmdbuf *cb;
     if (msaa) {
@@ -143,8 +152,7 @@ int cedar_demo_plan_build(const struct cedar_demo_config *cfg, struct cedar_demo
                               plan->layout.cmask.size, CMASK_CLEARED_VALUE);
         demo_emit_flush(cb);
     } else {
-        emit_color_target(cb, plan);
-        disable_targets(cb, 1);
+        demo_emit_color_target(cb, plan);
         demo_emit_draw(cb, plan, &progs, DEMO_PRIM_CLEAR_RECT, DEMO_CB_NORMAL);
         demo_emit_flush(cb);
     }
@@ -153,8 +161,7 @@ int cedar_demo_plan_build(const struct cedar_demo_config *cfg, struct cedar_demo
 
     cb = new_ib(plan, "draw");
     demo_emit_initial_state(cb);
-    emit_color_target(cb, plan);
-    disable_targets(cb, 1);
+    demo_emit_color_target(cb, plan);
     demo_emit_draw(cb, plan, &progs, DEMO_PRIM_TRIANGLE, DEMO_CB_NORMAL);
     demo_emit_flush(cb);
     if (finish_ib(cb, "draw", err, errlen) != 0)

@@ -103,7 +103,7 @@ int demo_scene_vertices(const struct cedar_demo_config *cfg, const struct demo_p
                         uint8_t **verts, size_t *size, char *err, size_t errlen)
 {
     const struct demo_shader_facts *s = &progs->s;
-    size_t n = (size_t)DEMO_PRIM_COUNT * 3 * s->vtx_stride;
+    size_t n = ((size_t)DEMO_PRIM_COUNT * 3 + cfg->num_extra_vertices) * s->vtx_stride;
     uint8_t *buf = calloc(1, n);
     if (!buf) {
         snprintf(err, errlen, "out of memory");
@@ -127,6 +127,9 @@ int demo_scene_vertices(const struct cedar_demo_config *cfg, const struct demo_p
                 snprintf(err, errlen, "the demo shaders fetch a vertex format the scene does not write");
                 return -1;
             }
+    /* the caller's vertices after the scene's (experiments) */
+    for (unsigned i = 0; i < cfg->num_extra_vertices; i++)
+        put_vertex(buf + ((size_t)DEMO_PRIM_COUNT * 3 + i) * s->vtx_stride, s, &cfg->extra_vertices[i]);
     *verts = buf;
     *size = n;
     return 0;

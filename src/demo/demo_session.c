@@ -72,22 +72,24 @@ static int create_and_map(struct cedar_demo_session *s, enum cedar_demo_buf id, 
     return 0;
 }
 
-int demo_session_submit(struct cedar_demo_session *s, unsigned index, const struct cedar_demo_hook *hook,
-                        char *err, size_t errlen)
+/* One CS ioctl for cb (IB `index` of the plan when a hook is given). */
+static int submit(struct cedar_demo_session *s, const struct cedar_cmdbuf *cb, const char *what, unsigned index,
+                  const struct cedar_demo_hook *hook, char *err, size_t errlen)
 {
-    const struct cedar_demo_ib *ib = &s->plan->ibs[index];
-    const struct cedar_cmdbuf *cb = &ib->cb;
     struct drm_radeon_cs_reloc relocs[CEDAR_DEMO_BUF_COUNT];
+    if (cb->error) {
+        snprintf(err, errlen, "building the %s command buffer failed (%d)", what, cb->error);
+        return -1;
+    }
     if (cb->nrelocs > CEDAR_DEMO_BUF_COUNT) {
-        snprintf(err, errlen, "the %s command buffer references %u buffers", ib->what,
-                 cb->nrelocs);
+        snprintf(err, errlen, "the %s command buffer references %u buffers", what, cb->nrelocs);
         return -1;
     }
     for (unsigned r = 0; r < cb->nrelocs; r++) {
         relocs[r] = cb->relocs[r];
         unsigned id = cb->relocs[r].handle - 1;
         if (id >= CEDAR_DEMO_BUF_COUNT || !s->bufs[id].handle) {
-            snprintf(err, errlen, "the %s command buffer references an unknown buffer", ib->what);
+            snprintf(err, errlen, "the %s command buffer references an unknown buffer", what);
             return -1;
         }
         relocs[r].handle = s->bufs[id].handle;
@@ -102,7 +104,7 @@ int demo_session_submit(struct cedar_demo_session *s, unsigned index, const stru
                 return -1;
         }
         if (hook->submitting(hook->ctx, s->plan, index, relocs, cb->nrelocs, maps) != 0) {
-            snprintf(err, errlen, "recording the %s submission failed", ib->what);
+            snprintf(err, errlen, "recording the %s submission failed", what);
             return -1;
         }
     }
@@ -122,11 +124,32 @@ int demo_session_submit(struct cedar_demo_session *s, unsigned index, const stru
     struct drm_radeon_cs cs = {.num_chunks = 3, .chunks = (uint64_t)(uintptr_t)chunk_ptrs};
     int rc = cedar_dev_ioctl(s->dev, DRM_IOCTL_RADEON_CS, &cs);
     if (rc != 0) {
-        char what[96];
-        snprintf(what, sizeof what, "submitting the %s command buffer", ib->what);
-        session_err(s->dev, what, rc, err, errlen);
+        char doing[96];
+        snprintf(doing, sizeof doing, "submitting the %s command buffer", what);
+        session_err(s->dev, doing, rc, err, errlen);
         return -1;
     }
+    return 0;
+}
+
+int demo_session_submit(struct cedar_demo_session *s, unsigned index, const struct cedar_demo_hook *hook,
+                        char *err, size_t errlen)
+{
+    const struct cedar_demo_ib *ib = &s->plan->ibs[index];
+    return submit(s, &ib->cb, ib->what, index, hook, err, errlen);
+}
+
+int cedar_demo_session_submit_cb(struct cedar_demo_session *s, const struct cedar_cmdbuf *cb, const char *what,
+                                 char *err, size_t errlen)
+{
+    return submit(s, cb, what, 0, NULL, err, errlen);
+}
+
+int cedar_demo_session_wait_idle(struct cedar_demo_session *s, char *err, size_t errlen)
+{
+    for (int b = 0; b < CEDAR_DEMO_BUF_COUNT; b++)
+        if (demo_session_wait(s, (enum cedar_demo_buf)b, err, errlen) != 0)
+            return -1;
     return 0;
 }
 
@@ -199,6 +222,23 @@ int cedar_demo_session_frame(struct cedar_demo_session *s, char *err, size_t err
 
 const void *cedar_demo_session_map(const struct cedar_demo_session *s, enum cedar_demo_buf id,
                                    size_t *size)
+{
+    if ((unsigned)id >= CEDAR_DEMO_BUF_COUNT || !s->bufs[id].map) {
+        if (size)
+            *size = 0;
+        return NULL;
+    }
+    if (size)
+        *size = (size_t)s->bufs[id].size;
+    return s->bufs[id].map;
+}
+
+struct cedar_dev *cedar_demo_session_device(const struct cedar_demo_session *s)
+{
+    return s->dev;
+}
+
+void *cedar_demo_session_map_rw(struct cedar_demo_session *s, enum cedar_demo_buf id, size_t *size)
 {
     if ((unsigned)id >= CEDAR_DEMO_BUF_COUNT || !s->bufs[id].map) {
         if (size)

@@ -15,7 +15,7 @@
 #include "interp.h"
 #include "render_priv.h"
 
-#define VERTEX_CACHE 64        /* direct-mapped vertex-shader results */
+#define VERTEX_CACHE 256       /* vertex-shader results by invocation (> the reuse depth) */
 #define CLIP_MAX_VERTS 12      /* a triangle clipped by up to 7 planes */
 #define CLIP_W_EPSILON 1e-6f   /* the w > 0 plane, kept off zero */
 
@@ -26,7 +26,7 @@ static const struct cedar_tiling cedar_default_tiling = {2, 8, 256, 1024};
 
 struct cache_entry {
     bool valid;
-    uint32_t index, instance;
+    uint64_t invocation;       /* the reuse model's number of the shader run */
     struct vc_vertex_out out;
 };
 
@@ -113,10 +113,13 @@ void vc_render_get_stats(const struct vc_render *r, struct vc_render_stats *out)
 
 /* ---- vertices ----------------------------------------------------------------- */
 
-static const struct vc_vertex_out *vertex(struct draw_ctx *d, uint32_t index, uint32_t instance)
+/* The result of the shader invocation `inv` for vertex `index`: run when the
+ * model's invocation is not kept (a vertex reused far back, e.g. a fan's
+ * first one, runs again here; the counters count the model's runs). */
+static const struct vc_vertex_out *vertex(struct draw_ctx *d, uint32_t index, uint64_t inv, uint32_t instance)
 {
-    struct cache_entry *e = &d->cache[index % VERTEX_CACHE];
-    if (e->valid && e->index == index && e->instance == instance)
+    struct cache_entry *e = &d->cache[inv % VERTEX_CACHE];
+    if (e->valid && e->invocation == inv)
         return &e->out;
     memset(&e->out, 0, sizeof e->out);
     e->valid = false;
@@ -124,8 +127,7 @@ static const struct vc_vertex_out *vertex(struct draw_ctx *d, uint32_t index, ui
         return NULL;
     d->r->stats.vertices++;
     e->valid = true;
-    e->index = index;
-    e->instance = instance;
+    e->invocation = inv;
     return &e->out;
 }
 
@@ -334,6 +336,8 @@ static int on_pixel(void *ctx, const struct rs_pixel *px)
 {
     struct draw_ctx *d = ctx;
     unsigned x = (unsigned)px->x, y = (unsigned)px->y;
+    if (d->mode != V_CB_MODE__CB_NORMAL)
+        d->stats.cb_op_pixels++;
     switch (d->mode) {
     case V_CB_MODE__CB_RESOLVE:
         cb_resolve_pixel(&d->cb[0], &d->cb[1], x, y);
@@ -400,8 +404,12 @@ static int shade_block(struct draw_ctx *d, const struct rs_block *b)
 static int on_block(void *ctx, const struct rs_block *b)
 {
     struct draw_ctx *d = ctx;
-    if (d->mode == V_CB_MODE__CB_RESOLVE)
-        return cb_resolve_tile(&d->cb[0], &d->cb[1], (unsigned)b->x, (unsigned)b->y);
+    if (d->mode == V_CB_MODE__CB_RESOLVE) {
+        int done = cb_resolve_tile(&d->cb[0], &d->cb[1], (unsigned)b->x, (unsigned)b->y);
+        if (done > 0)   /* else the block comes again pixel by pixel */
+            d->stats.cb_op_pixels += 64;
+        return done;
+    }
     return shade_block(d, b);
 }
 
@@ -485,6 +493,7 @@ static void merge_stats(struct vc_render_stats *into, const struct vc_render_sta
     into->pixels_shaded += from->pixels_shaded;
     into->samples_written += from->samples_written;
     into->blocks_batched += from->blocks_batched;
+    into->cb_op_pixels += from->cb_op_pixels;
 }
 
 static int raster_sub(struct draw_ctx *d, const struct rs_vertex v[3])
@@ -601,11 +610,16 @@ static bool needs_clip(const struct draw_ctx *d, const float p[4])
     return false;
 }
 
+static bool triangle_needs_clip(const struct draw_ctx *d, const struct vc_vertex_out *const vo[3])
+{
+    return !G_PA_CL_CLIP_CNTL__CLIP_DISABLE(d->clip_cntl) &&
+           (needs_clip(d, vo[0]->pos) || needs_clip(d, vo[1]->pos) || needs_clip(d, vo[2]->pos));
+}
+
 static int draw_triangle(struct draw_ctx *d, const struct vc_vertex_out *const vo[3])
 {
     const float *p[3] = {vo[0]->pos, vo[1]->pos, vo[2]->pos};
-    bool clip = !G_PA_CL_CLIP_CNTL__CLIP_DISABLE(d->clip_cntl) &&
-                (needs_clip(d, p[0]) || needs_clip(d, p[1]) || needs_clip(d, p[2]));
+    bool clip = triangle_needs_clip(d, vo);
     for (int k = 0; k < 3; k++)
         d->prim_inv_w[k] = G_PA_CL_VTE_CNTL__VTX_W0_FMT(d->rs.vte) ? 1.0f / p[k][3] : p[k][3];
     if (!clip) {
@@ -641,6 +655,7 @@ static int draw_triangle(struct draw_ctx *d, const struct vc_vertex_out *const v
     }
     if (n < 3)
         return 0;
+    d->r->stats.c_primitives += n - 2;   /* the clipped polygon as a fan */
     struct rs_vertex rv[CLIP_MAX_VERTS];
     for (unsigned k = 0; k < n; k++)
         if (rs_vertex_setup(&d->rs, poly[k].pos, &rv[k]))
@@ -702,13 +717,19 @@ static int draw_quad(struct draw_ctx *d, const struct rs_vertex c[4], const doub
     return 0;
 }
 
-static int on_prim(void *ctx, enum vgt_prim_kind kind, const uint32_t *idx, unsigned n, uint32_t instance)
+static int on_prim(void *ctx, enum vgt_prim_kind kind, const uint32_t *idx, const uint64_t *inv, unsigned n,
+                   uint32_t instance)
 {
     struct draw_ctx *d = ctx;
     const struct vc_vertex_out *vo[3];
     for (unsigned k = 0; k < n; k++)
-        if (!(vo[k] = vertex(d, idx[k], instance)))
+        if (!(vo[k] = vertex(d, idx[k], inv[k], instance)))
             return -1;
+    d->r->stats.c_invocations++;
+    /* The clipper passes on what needs no clipping as it is (set-up culls
+     * after it); a triangle it clips counts in draw_triangle. */
+    if (kind != VGT_TRIANGLE || !triangle_needs_clip(d, vo))
+        d->r->stats.c_primitives++;
     for (unsigned k = n; k < 3; k++)
         vo[k] = vo[n - 1];
     const int64_t one = (int64_t)1 << 12; /* raster.c's evaluation grid */
@@ -875,7 +896,11 @@ int vc_render_draw(struct vc_render *r, const struct vc_regs *regs, const struct
         }
     }
     setup_threads(d);
-    rc = vgt_run(regs, mem, draw, on_prim, d, err);
+    struct vgt_counts vc;
+    rc = vgt_run(regs, mem, draw, on_prim, d, &vc, err);
+    r->stats.ia_vertices += vc.ia_vertices;
+    r->stats.ia_primitives += vc.ia_primitives;
+    r->stats.vs_invocations += vc.vs_invocations;
     merge_stats(&r->stats, &d->stats);
     free_threads(d, d->nthreads);
 out:

@@ -330,17 +330,46 @@ int rs_pair(const struct rs_state *s, const struct rs_vertex va[3], const struct
 /* Signed area sign: +1 counter-clockwise on screen (y down), -1 clockwise, 0 degenerate. */
 int rs_triangle_winding(const struct rs_vertex v[3]);
 
+/* ---- the vertex-reuse model (vgt_reuse.c) ---------------------------------- */
+
+#define VGT_REUSE_MAX 256u     /* VTX_REUSE_DEPTH is 8 bits */
+
+struct vgt_reuse {
+    unsigned depth;            /* vertices compared; 0: reuse off */
+    uint32_t index[VGT_REUSE_MAX];
+    uint64_t invocation[VGT_REUSE_MAX];
+    unsigned head, count;      /* FIFO: the newest entry is at head - 1 */
+    uint64_t invocations;      /* vertex-shader invocations so far */
+};
+
+/* The model as VGT_VERTEX_REUSE_BLOCK_CNTL and VGT_REUSE_OFF set it, empty. */
+void vgt_reuse_init(struct vgt_reuse *r, const struct vc_regs *regs);
+/* Empty again (the next instance); the invocation count goes on. */
+void vgt_reuse_reset(struct vgt_reuse *r);
+/* The vertex-shader invocation whose result vertex `index` uses: an earlier
+ * one it reuses, or a new one (numbered from 0 in the draw). */
+uint64_t vgt_reuse_vertex(struct vgt_reuse *r, uint32_t index);
+
 /* ---- primitive assembly (vgt.c) ------------------------------------------- */
 
 enum vgt_prim_kind { VGT_POINT = 1, VGT_LINE = 2, VGT_TRIANGLE = 3, VGT_RECT = 4 };
 
 /* Called once per assembled primitive with the vertex indices (in the order
- * the primitive's vertices are given, provoking-vertex rules aside). */
+ * the primitive's vertices are given, provoking-vertex rules aside) and the
+ * vertex-shader invocation each vertex's result comes from (the reuse
+ * model's numbering: equal numbers are one shader run). */
 typedef int (*vgt_prim_fn)(void *ctx, enum vgt_prim_kind kind, const uint32_t *idx,
-                           unsigned n, uint32_t instance);
+                           const uint64_t *inv, unsigned n, uint32_t instance);
+
+/* What the VGT counted in a draw (the pipeline-statistics counters). */
+struct vgt_counts {
+    uint64_t ia_vertices;      /* indices read, restart indices not included */
+    uint64_t ia_primitives;    /* primitives assembled, degenerate ones included */
+    uint64_t vs_invocations;   /* the reuse model's shader runs */
+};
 
 int vgt_run(const struct vc_regs *regs, const struct vc_mem *mem, const struct vc_draw *draw,
-            vgt_prim_fn fn, void *ctx, struct vc_draw_err *err);
+            vgt_prim_fn fn, void *ctx, struct vgt_counts *counts, struct vc_draw_err *err);
 
 /* ---- resolve and the other CB modes (resolve.c) ---------------------------- */
 

@@ -1,7 +1,9 @@
 /* The vertex grouper: the index stream of a draw (auto-generated, from an
  * index buffer in 16- or 32-bit indices, or inline) with the index offset,
- * min / max clamp and primitive restart, per instance; then primitive
- * assembly for every primitive type the renderer draws.
+ * min / max clamp and primitive restart, per instance; each index through
+ * the vertex-reuse model (vgt_reuse.c); then primitive assembly for every
+ * primitive type the renderer draws, counting what the pipeline-statistics
+ * counters count.
  * Facts: Mesa evergreen draw_vbo (VGT_INDX_OFFSET = index bias, or start
  * for non-indexed draws), evergreend.h DI_PT_* values. */
 #include <string.h>
@@ -9,23 +11,32 @@
 #include "render_priv.h"
 
 /* Assembly state across the indices of one instance. */
+/* A vertex of the stream: its index and the shader invocation it uses. */
+struct vtx {
+    uint32_t i;
+    uint64_t inv;
+};
+
 struct assembler {
     unsigned prim_type;
-    uint32_t v[4];        /* the vertices kept for strips / fans / lists */
+    struct vtx v[4];      /* the vertices kept for strips / fans / lists */
     unsigned n;           /* indices seen since the start or the last restart */
-    uint32_t first;       /* first index (fans, line loops, polygons) */
+    struct vtx first;     /* first vertex (fans, line loops, polygons) */
     uint32_t instance;
     vgt_prim_fn fn;
     void *ctx;
+    uint64_t primitives;
 };
 
-static int emit(struct assembler *a, enum vgt_prim_kind k, uint32_t i0, uint32_t i1, uint32_t i2)
+static int emit(struct assembler *a, enum vgt_prim_kind k, struct vtx i0, struct vtx i1, struct vtx i2)
 {
-    uint32_t idx[3] = {i0, i1, i2};
-    return a->fn(a->ctx, k, idx, k == VGT_POINT ? 1 : k == VGT_LINE ? 2 : 3, a->instance);
+    uint32_t idx[3] = {i0.i, i1.i, i2.i};
+    uint64_t inv[3] = {i0.inv, i1.inv, i2.inv};
+    a->primitives++;
+    return a->fn(a->ctx, k, idx, inv, k == VGT_POINT ? 1 : k == VGT_LINE ? 2 : 3, a->instance);
 }
 
-static int assemble(struct assembler *a, uint32_t i)
+static int assemble(struct assembler *a, struct vtx i)
 {
     unsigned n = a->n++;
     if (n == 0)
@@ -77,7 +88,7 @@ static int assemble(struct assembler *a, uint32_t i)
     case V_VGT_DI_PRIM_TYPE__DI_PT_QUADSTRIP:
         a->v[n % 4] = i;
         if (n >= 3 && n % 2 == 1) {
-            uint32_t q0 = a->v[(n - 3) % 4], q1 = a->v[(n - 2) % 4], q2 = a->v[(n - 1) % 4], q3 = i;
+            struct vtx q0 = a->v[(n - 3) % 4], q1 = a->v[(n - 2) % 4], q2 = a->v[(n - 1) % 4], q3 = i;
             if (emit(a, VGT_TRIANGLE, q0, q1, q3))
                 return -1;
             return emit(a, VGT_TRIANGLE, q0, q3, q2);
@@ -118,8 +129,9 @@ static bool prim_type_supported(unsigned t)
 }
 
 int vgt_run(const struct vc_regs *regs, const struct vc_mem *mem, const struct vc_draw *draw, vgt_prim_fn fn,
-            void *ctx, struct vc_draw_err *err)
+            void *ctx, struct vgt_counts *counts, struct vc_draw_err *err)
 {
+    memset(counts, 0, sizeof *counts);
     unsigned prim_type = G_VGT_PRIMITIVE_TYPE__PRIM_TYPE(draw->prim_type);
     if (!prim_type_supported(prim_type))
         return rs_fail(err, "VGT: primitive type %u is not supported", prim_type);
@@ -157,12 +169,15 @@ int vgt_run(const struct vc_regs *regs, const struct vc_mem *mem, const struct v
     uint32_t instances = draw->num_instances ? draw->num_instances : 1;
 
     struct assembler a;
+    struct vgt_reuse reuse;
+    vgt_reuse_init(&reuse, regs);
     for (uint32_t inst = 0; inst < instances; inst++) {
         memset(&a, 0, sizeof a);
         a.prim_type = prim_type;
         a.instance = inst;
         a.fn = fn;
         a.ctx = ctx;
+        vgt_reuse_reset(&reuse);
         for (uint32_t k = 0; k < n; k++) {
             uint32_t raw;
             if (ib) {
@@ -188,11 +203,18 @@ int vgt_run(const struct vc_regs *regs, const struct vc_mem *mem, const struct v
                 i = min_i;
             if (i > max_i)
                 i = max_i;
-            if (assemble(&a, i))
-                return -1;
+            counts->ia_vertices++;
+            struct vtx v = {i, vgt_reuse_vertex(&reuse, i)};
+            counts->vs_invocations = reuse.invocations;   /* so far, should the draw stop */
+            if (assemble(&a, v))
+                goto fail;
         }
         if (finish(&a))
-            return -1;
+            goto fail;
+        counts->ia_primitives += a.primitives;
     }
     return 0;
+fail:
+    counts->ia_primitives += a.primitives;
+    return -1;
 }

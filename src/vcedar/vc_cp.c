@@ -5,16 +5,13 @@
  * DRAW_* packets become a struct vc_draw for the renderer.  Execution is
  * synchronous: when vc_cp_exec returns, every fence has been written.
  *
- * The virtual GPU clock (RADEON_INFO_TIMESTAMP, EOP DATA_SEL_COUNTER64) runs
- * at the 27 MHz reference clock and advances with the work done, so runs are
- * reproducible: 1 tick per dword fetched, 1 tick per 16 bytes moved. */
+ * The virtual GPU clock (RADEON_INFO_TIMESTAMP, EOP DATA_SEL_COUNTER64)
+ * advances by vc_clock.c's cost model of the work done. */
 #include <stdarg.h>
 #include <string.h>
 
 #include "cedar/pm4.h"
 #include "vc_internal.h"
-
-#define TICKS_PER_DRAW 1000u
 
 struct cp_run {
     struct vcedar *vc;
@@ -159,7 +156,7 @@ static void cp_dma(struct cp_run *run, const struct eg_pm4_packet *p)
     }
     swap_bytes(out, len, G_CP_DMA_CP_DMA_COMMAND__DST_SWAP(cmd));
     run->vc->stats.cp_dma_bytes += len;
-    run->vc->stats.clock += len / 16;
+    vc_clock_bytes(run->vc, G_CP_DMA_CP_DMA_INFO__SRC_SEL(info) == V_CP_DMA_SRC_SEL__SRC_DATA ? len : 2 * len);
 }
 
 static void write64(struct cp_run *run, uint64_t addr, uint64_t v, unsigned bytes, uint32_t at, const char *what)
@@ -283,7 +280,6 @@ static void draw(struct cp_run *run, const struct eg_pm4_packet *p)
     set_reg(&cp->regs, REG_VGT_NUM_INDICES, dr.num_indices);
     set_reg(&cp->regs, REG_VGT_DRAW_INITIATOR, dr.draw_initiator);
     vc->stats.draws++;
-    vc->stats.clock += TICKS_PER_DRAW;
     if (vc->trace)
         vc_trace_draw(vc->trace, &cp->regs, &dr);
     vc_draw_fn fn = vc->opts.draw;
@@ -292,12 +288,21 @@ static void draw(struct cp_run *run, const struct eg_pm4_packet *p)
         fn = vc_render_draw_adapter;
         fctx = vc->render;
     }
-    if (!fn)
+    if (!fn) {
+        vc_clock_draw(vc, NULL, NULL, 1);
         return;
+    }
     struct vc_mem m = vc_mem_view(vc);
     struct vc_draw_err e = { { 0 } };
+    struct vc_render_stats before, after;
+    if (vc->render)
+        vc_render_get_stats(vc->render, &before);
     if (fn(fctx, &cp->regs, &m, &dr, &e))
         fault(run, (uint32_t)p->offset, "DRAW", "draw: %s", e.msg);
+    if (vc->render)
+        vc_render_get_stats(vc->render, &after);
+    unsigned samples = 1u << G_PA_SC_AA_CONFIG__MSAA_NUM_SAMPLES(vc_reg(&cp->regs, REG_PA_SC_AA_CONFIG));
+    vc_clock_draw(vc, vc->render ? &before : NULL, vc->render ? &after : NULL, samples);
 }
 
 /* ---- the packet loop --------------------------------------------------------------- */
@@ -309,7 +314,7 @@ static int on_packet(void *ctx, const struct eg_pm4_packet *p)
     struct vc_cp *cp = &vc->cp;
     const uint32_t *d = p->payload;
     vc->stats.packets++;
-    vc->stats.clock += 1 + p->npayload;
+    vc_clock_cp_dwords(vc, 1 + p->npayload);
     if (vc->trace)
         vc_trace_packet(vc->trace, p);
     if (p->type != V_PM4_TYPE__TYPE3)
@@ -369,7 +374,11 @@ static int on_packet(void *ctx, const struct eg_pm4_packet *p)
         /* Cache flushes and partial flushes have nothing to wait for here;
          * events with an address (ZPASS_DONE, SAMPLE_*) write counters the
          * model does not keep: zeros. */
-        if (p->npayload >= 3) {
+        if (p->npayload >= 3 && G_EVENT_CNTL__EVENT_TYPE(d[0]) == V_VGT_EVENT_TYPE__SAMPLE_PIPELINESTAT) {
+            uint8_t *m = mem(run, addr40(d[1] & ~7u, d[2]), VC_PIPESTAT_BYTES, (uint32_t)p->offset, "EVENT_WRITE");
+            if (m)
+                vc_sample_pipelinestat(vc, m);
+        } else if (p->npayload >= 3) {
             uint8_t *m = mem(run, addr40(d[1] & ~7u, d[2]), 8, (uint32_t)p->offset, "EVENT_WRITE");
             if (m)
                 memset(m, 0, 8);

@@ -138,7 +138,7 @@ int vc_dma_exec(struct vcedar *vc, const uint32_t *ib, size_t ndw, struct vc_err
         if (len > ndw - i)
             return dfault(vc, err, i, "DMA", "DMA packet runs past the end of the IB");
         vc->stats.packets++;
-        vc->stats.clock += len;
+        vc_clock_cp_dwords(vc, len);
         if (vc->trace)
             vc_trace_dma(vc->trace, i, d, NULL);
         switch (cmd) {
@@ -156,7 +156,8 @@ int vc_dma_exec(struct vcedar *vc, const uint32_t *ib, size_t ndw, struct vc_err
             }
             vc->stats.dma_bytes += count * 4;
             break;
-        case V_DMA_CMD__DMA_COPY:
+        case V_DMA_CMD__DMA_COPY: {
+            uint64_t moved = vc->stats.dma_bytes;
             if (sub == V_DMA_COPY_SUB_CMD__L2L_DW || sub == V_DMA_COPY_SUB_CMD__L2L_BYTE) {
                 uint64_t n = sub == V_DMA_COPY_SUB_CMD__L2L_DW ? count * 4 : count;
                 uint8_t *dst = dmem(vc, err, i, addr40(d[1], d[3]), n, "copy destination");
@@ -174,8 +175,9 @@ int vc_dma_exec(struct vcedar *vc, const uint32_t *ib, size_t ndw, struct vc_err
             } else {
                 dfault(vc, err, i, "DMA_COPY", "DMA copy sub-command not modelled");
             }
-            vc->stats.clock += count / 4;
+            vc_clock_bytes(vc, 2 * (vc->stats.dma_bytes - moved));   /* read and written */
             break;
+        }
         case V_DMA_CMD__DMA_CONSTANT_FILL: {
             uint64_t a = d[1] | ((uint64_t)G_DMA_FILL_ADDR_HI__ADDR_HI(d[3]) << 32);
             uint8_t *dst = dmem(vc, err, i, a & ~3ull, count * 4, "fill destination");

@@ -119,6 +119,7 @@ struct vcedar {
     struct vc_cp cp;
     struct vc_render *render;  /* the default renderer (opts.draw == NULL) */
     struct vcedar_stats stats;
+    double engine_clocks;      /* the clock model's time (vc_clock.c); stats.clock derives from it */
     struct vc_error last_error;  /* why the last CS was rejected */
     struct vc_error exec_error;  /* the first execution fault since the last reset */
 };
@@ -194,6 +195,18 @@ void vc_trace_packet(FILE *f, const struct eg_pm4_packet *p);
 void vc_trace_reg(FILE *f, const struct eg_pm4_packet *p, const struct eg_pm4_reg_write *w);
 void vc_trace_draw(FILE *f, const struct vc_regs *regs, const struct vc_draw *d);
 void vc_trace_dma(FILE *f, size_t offset, const uint32_t *pkt, const char *what);
+
+/* vc_clock.c: the GPU clock's cost model (stats.clock, 27 MHz ticks) */
+void vc_clock_cp_dwords(struct vcedar *vc, uint64_t dwords);
+void vc_clock_bytes(struct vcedar *vc, uint64_t bytes);
+/* A draw: the renderer's counters before and after it (NULL, NULL when a
+ * draw function of the caller's ran it), the MSAA sample count. */
+void vc_clock_draw(struct vcedar *vc, const struct vc_render_stats *before, const struct vc_render_stats *after,
+                   unsigned samples);
+
+/* vc_pipestat.c: the counters EVENT_WRITE SAMPLE_PIPELINESTAT writes */
+#define VC_PIPESTAT_BYTES 88   /* eleven 64-bit counters */
+void vc_sample_pipelinestat(const struct vcedar *vc, uint8_t out[VC_PIPESTAT_BYTES]);
 
 /* vc_render_glue.c: vc_render_draw() with the vc_draw_fn signature */
 int vc_render_draw_adapter(void *ctx, const struct vc_regs *regs, const struct vc_mem *mem,

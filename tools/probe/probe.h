@@ -59,6 +59,12 @@ int probe_parse(const char *sub, int argc, char **argv, const struct option *opt
                 int (*opt)(void *ctx, int c, const char *arg), void *ctx, void (*usage)(FILE *f),
                 const char **device);
 
+/* An option's list "A-B,C,...": numbers and ranges lo..hi, increasing, at
+ * most max values into v (*n of them).  0, or PROBE_EXIT_USAGE after one
+ * line naming the option. */
+int probe_parse_list(const char *sub, const char *opt, const char *arg, unsigned lo, unsigned hi, unsigned *v,
+                     unsigned max, unsigned *n);
+
 /* Opens the --device and prints the first output line: the sub-command, what
  * it runs on (the card, or the virtual Cedar and that its figures are the
  * model's predictions), and `what` (the sub-command's parameters).  0, or

@@ -1,5 +1,7 @@
 /* cedar-probe's shared option handling and device opening. */
+#include <errno.h>
 #include <stdarg.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cedar/demo.h"
@@ -108,3 +110,45 @@ int probe_parse(const char *sub, int argc, char **argv, const struct option *opt
         return probe_stray_argument(sub, argv[optind]);
     return -1;
 }
+
+int probe_parse_list(const char *sub, const char *opt, const char *arg, unsigned lo, unsigned hi, unsigned *v, unsigned max,
+                      unsigned *n)
+{
+    char q[64];
+    *n = 0;
+    const char *s = arg;
+    while (*s) {
+        char *end;
+        errno = 0;
+        unsigned long a = strtoul(s, &end, 10), b;
+        if (end == s || *s < '0' || *s > '9' || errno)
+            goto bad;
+        b = a;
+        if (*end == '-') {
+            const char *t = end + 1;
+            if (*t < '0' || *t > '9')
+                goto bad;
+            b = strtoul(t, &end, 10);
+            if (errno)
+                goto bad;
+        }
+        if (a < lo || b > hi || b < a)
+            goto bad;
+        for (unsigned long x = a; x <= b; x++) {
+            if (*n == max || (*n && v[*n - 1] >= x))
+                goto bad;
+            v[(*n)++] = (unsigned)x;
+        }
+        if (*end == ',' && end[1])
+            end++;
+        else if (*end)
+            goto bad;
+        s = end;
+    }
+    if (*n)
+        return 0;
+bad:
+    return probe_usage(sub, "%s: \"%s\" is not a list of increasing numbers and ranges from %u to %u",
+                       opt, probe_quote(arg, q, sizeof q), lo, hi);
+}
+
