@@ -17,7 +17,7 @@ void cedar_demo_emit_extra_state(struct cedar_cmdbuf *cb, const struct cedar_dem
     char err[128];
     /* The programs' facts and offsets, as the plan was built with them; the
      * plan was built, so this succeeds but for memory (then the IB errors). */
-    if (demo_programs_build(&progs, &code, &size, err, sizeof err) != 0) {
+    if (demo_programs_build(&progs, plan->cfg.vertex_color_format, &code, &size, err, sizeof err) != 0) {
         cb->error = cb->error ? cb->error : -ENOMEM;
         free(code);
         return;

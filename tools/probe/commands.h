@@ -4,3 +4,4 @@
  * exit status.  Adding a sub-command is one line here and its file. */
 PROBE_COMMAND(reuse, "post-transform vertex reuse: VS invocations of index orders over a grid (ATVR)")
 PROBE_COMMAND(timing, "EOP timestamps around clears, 8x draws and a resolve (medians)")
+PROBE_COMMAND(formats, "vertex fetch formats: which the Cedar reads, each drawn and checked against the GL rules")
