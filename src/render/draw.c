@@ -502,7 +502,14 @@ static void *worker_main(void *arg)
 
 static unsigned draw_threads(const struct vc_render *r)
 {
-    long n = r->threads ? (long)r->threads : sysconf(_SC_NPROCESSORS_ONLN);
+    /* glibc reads /sys for the count: once per process, not per draw */
+    static long online;
+    long cpus = __atomic_load_n(&online, __ATOMIC_RELAXED);
+    if (!cpus) {
+        cpus = sysconf(_SC_NPROCESSORS_ONLN);
+        __atomic_store_n(&online, cpus, __ATOMIC_RELAXED);
+    }
+    long n = r->threads ? (long)r->threads : cpus;
     return n < 1 ? 1u : n > MAX_THREADS ? MAX_THREADS : (unsigned)n;
 }
 
