@@ -61,19 +61,6 @@ int eg_fmt_bytes(unsigned data_format)
     return f ? f->ncomp * f->bits / 8 : -1;
 }
 
-static float half_to_float(uint16_t h)
-{
-    unsigned sign = h >> 15, e = (h >> 10) & 31, m = h & 1023;
-    float v;
-    if (e == 0)
-        v = ldexpf((float)m, -24);
-    else if (e == 31)
-        v = m ? NAN : INFINITY;
-    else
-        v = ldexpf((float)(m | 1024), (int)e - 25);
-    return sign ? -v : v;
-}
-
 int eg_fmt_convert(unsigned data_format, unsigned num_format, unsigned format_comp, const uint8_t *p,
                    union eg_vec4 *out)
 {
@@ -95,7 +82,7 @@ int eg_fmt_convert(unsigned data_format, unsigned num_format, unsigned format_co
             raw = (uint32_t)p[4 * c] | (uint32_t)p[4 * c + 1] << 8 | (uint32_t)p[4 * c + 2] << 16 |
                   (uint32_t)p[4 * c + 3] << 24;
         if (f->is_float) {
-            out->u[c] = f->bits == 16 ? eg_f2u(half_to_float((uint16_t)raw)) : raw;
+            out->u[c] = f->bits == 16 ? eg_f2u(eg_half_to_float((uint16_t)raw)) : raw;
             continue;
         }
         /* integer component: sign-extend, then per NUM_FORMAT */
