@@ -75,7 +75,7 @@ static int tex_res(void *c, unsigned res, struct eg_tex_resource *out, char *msg
 {
     (void)c, (void)msg, (void)len;
     assert_int_equal(res, 0);
-    *out = (struct eg_tex_resource){ 8, 8, 1, EG_SWZ_XYZW, V_SQ_TEX_DIM__SQ_TEX_DIM_2D, 1, 1 };
+    *out = (struct eg_tex_resource){ 8, 8, 1, EG_SWZ_XYZW, V_SQ_TEX_DIM__SQ_TEX_DIM_2D, 1, 1, 0, 0 };
     return 0;
 }
 

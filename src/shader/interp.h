@@ -52,6 +52,13 @@ int eg_exec_vtx(const struct eg_shader_env *env, union eg_vec4 *gpr, unsigned re
 int eg_exec_tex(const struct eg_shader_env *env, union eg_vec4 *gpr, unsigned res_base, unsigned sampler_base,
                 const uint32_t w[4], char *msg, size_t msglen);
 
+/* The implicit level of detail (OpenGL 4.6 8.14.1, without the bias and
+ * clamps): log2 of the larger of |d(s,t,r)/dx| and |d(s,t,r)/dy| in texels,
+ * from the normalized coordinates' derivatives over `dims` dimensions of a
+ * level of `size` texels; -inf for zero derivatives.  For SAMPLE / _LB once
+ * pixels run in quads (the neighbours' differences). */
+float eg_tex_lod(const float ddx[3], const float ddy[3], const unsigned size[3], unsigned dims);
+
 static inline float eg_u2f(uint32_t u)
 {
     union { uint32_t u; float f; } c = { .u = u };
