@@ -405,6 +405,29 @@ static void disassembles_every_added_op(void **state)
         assert_non_null(strstr(text, eg_alu_op_name(true, ops3[i])));
     assert_non_null(strstr(text, "CUBE"));
     free(text);
+    /* the texture instructions the interpreter runs, with their modifiers */
+    static const unsigned tex[] = { V_SQ_TEX_INST__SAMPLE_C, V_SQ_TEX_INST__SAMPLE_C_L, V_SQ_TEX_INST__SAMPLE_C_LZ,
+                                    V_SQ_TEX_INST__SAMPLE_LB, V_SQ_TEX_INST__GATHER4, V_SQ_TEX_INST__GATHER4_C,
+                                    V_SQ_TEX_INST__GET_NUMBER_OF_SAMPLES, V_SQ_TEX_INST__LD };
+    eg_asm_init(&as);
+    eg_asm_tex_clause(&as);
+    for (size_t i = 0; i < sizeof tex / sizeof tex[0]; i++)
+        eg_asm_tex(&as, &(struct eg_tex){ .inst = tex[i], .inst_mod = tex[i] == V_SQ_TEX_INST__GATHER4 ? 2 : 0,
+                                          .src_sel = EG_SWZ_XYZW, .dst_gpr = 1, .dst_sel = EG_SWZ_XYZW,
+                                          .offset = { 2, -2, 0 } });
+    eg_asm_export(&as, &(struct eg_export){ .type = V_SQ_EXPORT_TYPE__PARAM, .gpr = 1, .sel = EG_SWZ_XYZW, .done = true });
+    if (eg_asm_finish(&as, true, w, 512, &n))
+        fail_msg("%s", as.err);
+    f = open_memstream(&text, &len);
+    assert_non_null(f);
+    assert_int_equal(eg_shader_disasm(w, n, f, NULL), EG_DISASM_OK);
+    fclose(f);
+    assert_non_null(strstr(text, "MODE:2"));     /* GATHER4's component */
+    for (const char *want = "SAMPLE_C_LZ\0SAMPLE_C_L\0SAMPLE_LB\0GATHER4_C\0GET_NUMBER_OF_SAMPLES\0LD\0OFFSET:2,-2,0\0";
+         *want; want += strlen(want) + 1)
+        if (!strstr(text, want))
+            fail_msg("%s missing from:\n%s", want, text);
+    free(text);
 }
 
 int main(void)

@@ -221,8 +221,8 @@ int eg_exec_vtx(const struct eg_shader_env *env, union eg_vec4 *gpr, unsigned re
  * (eg_tex_lod); one pixel runs at a time here, so it is that of zero
  * derivatives, -inf, and MIN_LOD decides; SAMPLE_L takes w; SAMPLE_LB adds
  * w to the implicit LOD; SAMPLE_LZ is level BASE_LEVEL with no bias.  The
- * sampler's LOD_BIAS is added, the result clamped to [MIN_LOD, MAX_LOD];
- * LOD > 0 minifies (XY_MIN_FILTER), else magnifies.  MIP_FILTER NONE reads
+ * sampler's LOD_BIAS is added; LOD > 0 minifies (XY_MIN_FILTER), else
+ * magnifies; then the LOD is clamped to [MIN_LOD, MAX_LOD].  MIP_FILTER NONE reads
  * BASE_LEVEL, POINT the nearest level (d = base + ceil(lod + 0.5) - 1 past
  * lod 0.5), LINEAR blends floor(lod) and the next; levels stop at
  * LAST_LEVEL.
@@ -623,8 +623,12 @@ int eg_exec_tex(const struct eg_shader_env *env, union eg_vec4 *gpr, unsigned re
             lod += c[3];
         if (!lz)
             lod += f.s.lod_bias;
-        lod = isnan(lod) ? f.s.min_lod : lod < f.s.min_lod ? f.s.min_lod : lod > f.s.max_lod ? f.s.max_lod : lod;
+        /* minification is decided before the MIN/MAX_LOD clamp: Mesa
+         * programs MAX_LOD = MIN_LOD when the mip filter is NONE, which
+         * would otherwise turn every non-mipmapped GL_LINEAR minification
+         * into magnification (the ISA document does not say; chosen so) */
         unsigned filter = lod > 0.0f ? f.s.min_filter : f.s.mag_filter;
+        lod = isnan(lod) ? f.s.min_lod : lod < f.s.min_lod ? f.s.min_lod : lod > f.s.max_lod ? f.s.max_lod : lod;
         unsigned l0 = tr.base_level, l1 = l0;
         float frac = 0.0f;
         if (lod > 0.0f && f.s.mip_filter == V_SQ_TEX_Z_FILTER__SQ_TEX_Z_FILTER_POINT) {
