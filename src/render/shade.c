@@ -421,6 +421,8 @@ static int pixel(void *ctx, const struct vc_regs *regs, const struct vc_mem *mem
     if (eg_run_ps(&s->prog[STAGE_PS], &s->env[1], &pin, &o, &e))
         return rs_fail(err, "render: %s", e.msg);
     out->killed = o.killed;
+    out->depth_written = o.depth_written;
+    out->depth = o.depth;
     out->num_colors = 0;
     for (unsigned t = 0; t < VC_RENDER_MAX_TARGETS; t++)
         if ((o.color_mask >> t) & 1u) {
