@@ -541,6 +541,96 @@ static void test_cli_json_vs_libdrm(void **state)
     assert_int_equal(st.diffs, 0);
 }
 
+/* ---- mip chains ---------------------------------------------------------- */
+
+/* A mipmapped texture as the radeon winsys asks libdrm for it (1D/2D/3D,
+ * arrays: npix_z the 3D depth, array_size the layers); then the chain
+ * cedar_miptree_layout() computes from what the texture resource holds
+ * (level 0's size, final mode and tiling parameters) must give every
+ * level's mode, size, pitch, height, slice size and offset. */
+static unsigned check_miptree(struct radeon_surface_manager *man, const struct cedar_tiling *t, unsigned w,
+                              unsigned h, unsigned d, unsigned layers, unsigned bpe, unsigned mode)
+{
+    struct radeon_surface s;
+    drm_request(&s, w, h, bpe, 1, 0, mode);
+    unsigned type = d > 1 ? RADEON_SURF_TYPE_3D : layers > 1 ? RADEON_SURF_TYPE_2D_ARRAY : RADEON_SURF_TYPE_2D;
+    s.flags = RADEON_SURF_CLR(s.flags, TYPE) | RADEON_SURF_SET(type, TYPE);
+    s.npix_z = d;
+    s.array_size = layers;
+    unsigned big = w > h ? w : h;
+    if (d > big)
+        big = d;
+    while ((1u << s.last_level) < big && s.last_level < 15)
+        s.last_level++;
+    if (radeon_surface_best(man, &s) || radeon_surface_init(man, &s))
+        return 0;
+    int m0 = cedar_mode_of(s.level[0].mode);
+    assert_true(m0 >= 0);
+    struct cedar_miptree_req r = {
+        .width = w, .height = h, .depth = d, .array_size = layers, .last_level = s.last_level, .bpe = bpe,
+        .mode = (enum cedar_array_mode)m0, .tile_split = s.tile_split, .bankw = s.bankw, .bankh = s.bankh,
+        .mtilea = s.mtilea, .tiling = *t,
+    };
+    struct cedar_miptree mt;
+    struct cedar_layout_err err;
+    if (cedar_miptree_layout(&r, &mt, &err))
+        fail_msg("%ux%ux%u x%u bpe %u: %s", w, h, d, layers, bpe, err.msg);
+    assert_int_equal(mt.levels, s.last_level + 1);
+    /* A 2D request whose level 0 fell back to 1D keeps the 2D alignment
+     * before level 1, which the resource (1D) does not show: the texture
+     * unit places levels >= 1 from MIP_ADDRESS (level 1's address), so
+     * there the offsets are compared from level 1 on. */
+    bool fell_back = mode == RADEON_SURF_MODE_2D && s.level[0].mode != RADEON_SURF_MODE_2D;
+    uint64_t shift = 0;
+    if (fell_back && s.last_level)
+        shift = s.level[1].offset - mt.level[1].offset;
+    for (unsigned i = 0; i <= s.last_level; i++) {
+        const struct radeon_surface_level *l = &s.level[i];
+        const struct cedar_mip_level *c = &mt.level[i];
+        uint64_t off = c->offset + (i ? shift : 0);
+        if ((int)c->mode != cedar_mode_of(l->mode) || c->width != l->npix_x || c->height != l->npix_y ||
+            c->depth != l->npix_z || c->pitch != l->nblk_x || c->rows != l->nblk_y || off != l->offset ||
+            c->slice_size != l->slice_size)
+            fail_msg("%ux%ux%u x%u bpe %u mode %u level %u: cedar %s %ux%ux%u pitch %u rows %u offset %llu slice "
+                     "%llu; libdrm mode %u %ux%ux%u pitch %u rows %u offset %llu slice %llu",
+                     w, h, d, layers, bpe, mode, i, cedar_array_mode_name(c->mode), c->width, c->height, c->depth,
+                     c->pitch, c->rows, (unsigned long long)c->offset, (unsigned long long)c->slice_size,
+                     l->mode, l->npix_x, l->npix_y, l->npix_z, l->nblk_x, l->nblk_y,
+                     (unsigned long long)l->offset, (unsigned long long)l->slice_size);
+    }
+    assert_true(mt.size + (s.last_level ? shift : 0) == s.bo_size);
+    return s.last_level + 1;
+}
+
+static void test_miptrees(void **state)
+{
+    (void)state;
+    static const unsigned sizes[] = { 1, 3, 8, 17, 64, 100, 128, 255, 256, 300, 1024, 1500 };
+    static const unsigned drm_modes[] = { RADEON_SURF_MODE_LINEAR_ALIGNED, RADEON_SURF_MODE_1D, RADEON_SURF_MODE_2D };
+    unsigned cases = 0, levels = 0;
+    for (uint32_t cfg_i = 0; cfg_i < 3; cfg_i++) {
+        static const uint32_t cfgs[] = { CEDAR_HD7350_TILING_CONFIG, 0x0112, 0x2023 };
+        struct cedar_tiling t;
+        assert_int_equal(cedar_tiling_from_config(cfgs[cfg_i], &t), 0);
+        struct radeon_surface_manager *man = fake_cedar(cfgs[cfg_i]);
+        for (unsigned m = 0; m < 3; m++)
+            for (unsigned b = 0; b < 5; b++)
+                for (unsigned i = 0; i < 12; i++)
+                    for (unsigned j = 0; j < 12; j += 1 + (i & 1)) {
+                        unsigned n = check_miptree(man, &t, sizes[i], sizes[j], 1, 1, bpes[b], drm_modes[m]);
+                        n += check_miptree(man, &t, sizes[i], sizes[j], 1, 1 + j % 5, bpes[b], drm_modes[m]);
+                        if (i < 8 && j < 8)
+                            n += check_miptree(man, &t, sizes[i], sizes[j], sizes[(i + j) % 8], 1, bpes[b],
+                                               drm_modes[m]);
+                        cases += n > 0;
+                        levels += n;
+                    }
+        radeon_surface_manager_free(man);
+    }
+    print_message("mip chains: %u cases, %u levels compared with libdrm\n", cases, levels);
+    assert_true(cases > 1000);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -548,6 +638,7 @@ int main(void)
         cmocka_unit_test(test_cedar_edges),
         cmocka_unit_test(test_all_configs_random),
         cmocka_unit_test(test_cli_json_vs_libdrm),
+        cmocka_unit_test(test_miptrees),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

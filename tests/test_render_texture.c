@@ -545,6 +545,10 @@ static int cb_texel(void *c, unsigned r, int x, int y, int z, unsigned s, union 
 {
     return tex_unit_texel(((struct unit_env *)c)->unit, r, x, y, z, s, o, m, n);
 }
+static int cb_texel_level(void *c, unsigned r, unsigned l, int x, int y, int z, union eg_vec4 *o, char *m, size_t n)
+{
+    return tex_unit_texel_level(((struct unit_env *)c)->unit, r, l, x, y, z, o, m, n);
+}
 static int cb_fmask(void *c, unsigned r, int x, int y, int z, uint32_t *o, char *m, size_t n)
 {
     return tex_unit_fmask(((struct unit_env *)c)->unit, r, x, y, z, o, m, n);
@@ -620,7 +624,7 @@ static int run_ps(struct unit_env *e, const uint32_t *w, size_t n, union eg_vec4
                   struct eg_shader_err *err)
 {
     struct eg_shader_env env = { .ctx = e, .mem = &mem, .tex_resource = cb_res, .tex_sampler = cb_samp,
-                                 .texel = cb_texel, .tex_fmask = cb_fmask };
+                                 .texel = cb_texel, .texel_level = cb_texel_level, .tex_fmask = cb_fmask };
     struct eg_ps_input in = { &r0, 1, NULL, 0 };
     struct eg_program ps = { "PS", w, n };
     struct eg_ps_output o;
@@ -787,8 +791,10 @@ static void array_layer_coordinates(void **state)
         uint32_t w[64];
         size_t n = tex_ps_coords(w, V_SQ_TEX_INST__SAMPLE, 0, true, two_d);
         for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
-            /* x: texel 1 (u 0.375); 2D: y the row's centre, z the layer */
-            union eg_vec4 r0 = { .f = { 0.375f, two_d ? 0.5f : cases[k].layer, two_d ? cases[k].layer : 0, 0 } }, out;
+            /* x: texel 1 (u 0.375); 2D: y the row's centre; the layer in z for
+             * both (Mesa's sfn puts a 1D array's layer in z too:
+             * LowerTexToBackend::get_src_coords) */
+            union eg_vec4 r0 = { .f = { 0.375f, 0.5f, cases[k].layer, 0 } }, out;
             struct eg_shader_err err;
             if (run_ps(&e, w, n, r0, &out, &err))
                 fail_msg("%s", err.msg);
@@ -797,6 +803,270 @@ static void array_layer_coordinates(void **state)
                          (double)cases[k].layer, out.u[0], cases[k].want);
         }
     }
+    unit_env_free(&e);
+}
+
+
+/* Mip levels: a 64x32 chain of FMT_32_FLOAT laid out by
+ * cedar_miptree_layout (equal to libdrm's, test_layout_libdrm), texel
+ * (x, y) of level l holding 1000 l + 100 y + x, written through the
+ * level's own address map; the resource as Mesa programs it (WORD2 level
+ * 0, WORD3 level 1, BASE_LEVEL, LAST_LEVEL).  The level each fetch reads
+ * is the one OpenGL 4.6 8.14.3 picks (computed here from the spec's
+ * formulas): SAMPLE_L with LOD_BIAS and MIN/MAX_LOD, MIP_FILTER NONE /
+ * POINT / LINEAR; LD's level from w; GET_TEXTURE_RESINFO from BASE_LEVEL. */
+static float mip_value(unsigned l, float u, float v)
+{
+    unsigned w = 64 >> l ? 64 >> l : 1, h = 32 >> l ? 32 >> l : 1;
+    return (float)(1000 * l + 100 * (unsigned)floorf(v * (float)h) + (unsigned)floorf(u * (float)w));
+}
+
+static void mip_levels(void **state)
+{
+    (void)state;
+    struct cedar_tiling t = hd7350();
+    const enum cedar_array_mode modes[3] = { CEDAR_MODE_LINEAR_ALIGNED, CEDAR_MODE_1D_THIN, CEDAR_MODE_2D_THIN };
+    const unsigned last = 6;
+    struct unit_env e;
+    unit_env_init(&e);
+    for (unsigned m = 0; m < 3; m++) {
+        struct cedar_surface_req req = { .width = 64, .height = 32, .bpe = 4, .samples = 1, .mode = modes[m] };
+        struct cedar_surface s;
+        struct cedar_layout_err lerr;
+        assert_int_equal(cedar_surface_layout(&req, &t, &s, &lerr), 0);
+        struct cedar_miptree_req mr = { .width = 64, .height = 32, .depth = 1, .array_size = 1, .last_level = last,
+                                        .bpe = 4, .mode = s.mode, .tile_split = s.tile_split, .bankw = s.bankw,
+                                        .bankh = s.bankh, .mtilea = s.mtilea, .tiling = t };
+        struct cedar_miptree mt;
+        assert_int_equal(cedar_miptree_layout(&mr, &mt, &lerr), 0);
+        vram_alloc(mt.size);
+        for (unsigned l = 0; l <= last; l++) {
+            const struct cedar_mip_level *ml = &mt.level[l];
+            struct cedar_surface ls = s;
+            ls.mode = ml->mode;
+            ls.aligned_width = ls.width = ml->pitch;
+            ls.aligned_height = ls.height = ml->rows;
+            if (ml->mode != CEDAR_MODE_2D_THIN)
+                ls.tile_split = 0, ls.bankw = ls.bankh = ls.mtilea = 1;
+            struct cedar_tile_map map;
+            assert_int_equal(cedar_tile_map_init(&map, &ls, NULL, &lerr), 0);
+            assert_true(map.slice_size == ml->slice_size);
+            unsigned w = 64 >> l ? 64 >> l : 1, h = 32 >> l ? 32 >> l : 1;
+            for (unsigned y = 0; y < h; y++)
+                for (unsigned x = 0; x < w; x++) {
+                    float f = (float)(1000 * l + 100 * y + x);
+                    memcpy(vram + ml->offset + cedar_tile_addr(&map, x, y, 0, 0), &f, 4);
+                }
+        }
+        for (unsigned base = 0; base < 3; base++) {
+            struct tdesc d = { .dim = V_SQ_TEX_DIM__SQ_TEX_DIM_2D, .fmt = FMT(32_FLOAT), .nfmt = NORM,
+                               .addr = GPU_BASE, .mip_addr = GPU_BASE + mt.level[1].offset, .base_level = base,
+                               .last_level = last };
+            memcpy(d.sel, XYZW, sizeof d.sel);
+            tdesc_from_surface(&d, &s);
+            set_resource(&e, 0, &d);
+            const struct { unsigned mip; float lod, bias, min, max; } cases[] = {
+                { V_SQ_TEX_Z_FILTER__SQ_TEX_Z_FILTER_POINT, 0.0f, 0, 0, 15 },
+                { V_SQ_TEX_Z_FILTER__SQ_TEX_Z_FILTER_POINT, 0.5f, 0, 0, 15 },
+                { V_SQ_TEX_Z_FILTER__SQ_TEX_Z_FILTER_POINT, 0.75f, 0, 0, 15 },
+                { V_SQ_TEX_Z_FILTER__SQ_TEX_Z_FILTER_POINT, 2.4f, 0, 0, 15 },
+                { V_SQ_TEX_Z_FILTER__SQ_TEX_Z_FILTER_POINT, 1.0f, 1.5f, 0, 15 },
+                { V_SQ_TEX_Z_FILTER__SQ_TEX_Z_FILTER_POINT, 9.0f, 0, 0, 15 },
+                { V_SQ_TEX_Z_FILTER__SQ_TEX_Z_FILTER_POINT, 5.0f, 0, 0, 2.25f },
+                { V_SQ_TEX_Z_FILTER__SQ_TEX_Z_FILTER_POINT, -3.0f, 0, 1.0f, 15 },
+                { V_SQ_TEX_Z_FILTER__SQ_TEX_Z_FILTER_POINT, 3.0f, -2.0f, 0, 15 },
+                { V_SQ_TEX_Z_FILTER__SQ_TEX_Z_FILTER_NONE, 3.0f, 0, 0, 15 },
+                { V_SQ_TEX_Z_FILTER__SQ_TEX_Z_FILTER_LINEAR, 1.25f, 0, 0, 15 },
+                { V_SQ_TEX_Z_FILTER__SQ_TEX_Z_FILTER_LINEAR, 2.5f, 0.25f, 0, 15 },
+                { V_SQ_TEX_Z_FILTER__SQ_TEX_Z_FILTER_LINEAR, 7.0f, 0, 0, 15 },
+            };
+            uint32_t w[64];
+            size_t n = tex_ps(w, V_SQ_TEX_INST__SAMPLE_L, 0, true);
+            for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+                uint32_t *sw = &e.regs->sampler[0];
+                sw[0] = S_SQ_TEX_SAMPLER_WORD0__CLAMP_X(V_SQ_TEX_CLAMP__SQ_TEX_CLAMP_LAST_TEXEL) |
+                        S_SQ_TEX_SAMPLER_WORD0__CLAMP_Y(V_SQ_TEX_CLAMP__SQ_TEX_CLAMP_LAST_TEXEL) |
+                        S_SQ_TEX_SAMPLER_WORD0__MIP_FILTER(cases[k].mip);
+                sw[1] = S_SQ_TEX_SAMPLER_WORD1__MIN_LOD((unsigned)(cases[k].min * 256)) |
+                        S_SQ_TEX_SAMPLER_WORD1__MAX_LOD((unsigned)(cases[k].max * 256));
+                sw[2] = S_SQ_TEX_SAMPLER_WORD2__LOD_BIAS((int)(cases[k].bias * 256)) | S_SQ_TEX_SAMPLER_WORD2__TYPE(1);
+                tex_unit_begin(e.unit, e.regs, &mem, &t);
+                const float u = 0.3f, v = 0.6f;
+                union eg_vec4 r0 = { .f = { u, v, 0, cases[k].lod } }, out;
+                struct eg_shader_err err;
+                if (run_ps(&e, w, n, r0, &out, &err))
+                    fail_msg("%s", err.msg);
+                /* OpenGL: lambda = clamp(lod + bias, min, max); levels base .. last */
+                float lam = cases[k].lod + cases[k].bias;
+                lam = lam < cases[k].min ? cases[k].min : lam > cases[k].max ? cases[k].max : lam;
+                float want;
+                if (cases[k].mip == V_SQ_TEX_Z_FILTER__SQ_TEX_Z_FILTER_NONE || lam <= 0.0f) {
+                    want = mip_value(base, u, v);
+                } else if (cases[k].mip == V_SQ_TEX_Z_FILTER__SQ_TEX_Z_FILTER_POINT) {
+                    unsigned dl = lam <= 0.5f ? base : base + (unsigned)ceilf(lam + 0.5f) - 1;
+                    want = mip_value(dl > last ? last : dl, u, v);
+                } else {
+                    unsigned d1 = base + (unsigned)floorf(lam);
+                    float fr = lam - floorf(lam);
+                    if (d1 >= last)
+                        want = mip_value(last, u, v);
+                    else
+                        want = (1 - fr) * mip_value(d1, u, v) + fr * mip_value(d1 + 1, u, v);
+                }
+                if (fabsf(out.f[0] - want) > 1e-3f * fabsf(want) + 1e-3f)
+                    fail_msg("%s, base %u, case %zu: %g, want %g", cedar_array_mode_name(s.mode), base, k,
+                             (double)out.f[0], (double)want);
+            }
+            /* LD: level base + w, integer texel coordinates; past LAST_LEVEL zeros */
+            n = tex_ps(w, V_SQ_TEX_INST__LD, 0, false);
+            for (unsigned lod = 0; lod + base <= last + 1; lod++) {
+                union eg_vec4 r0 = { .u = { 1, 0, 0, lod } }, out;
+                struct eg_shader_err err;
+                if (run_ps(&e, w, n, r0, &out, &err))
+                    fail_msg("%s", err.msg);
+                unsigned l = base + lod;
+                /* texel (1, 0): outside a level one texel wide, so zeros there */
+                float want = l > last || (64 >> l) <= 1 ? 0.0f : (float)(1000 * l + 1);
+                if (out.f[0] != want)
+                    fail_msg("LD level %u: %g, want %g", l, (double)out.f[0], (double)want);
+            }
+            /* resinfo: level base + 1's size, and the levels base .. last */
+            n = tex_ps(w, V_SQ_TEX_INST__GET_TEXTURE_RESINFO, 0, false);
+            union eg_vec4 r0 = { .u = { 1, 1, 1, 1 } }, out;
+            struct eg_shader_err err;
+            if (run_ps(&e, w, n, r0, &out, &err))
+                fail_msg("%s", err.msg);
+            assert_int_equal(out.u[0], 64u >> (base + 1));
+            assert_int_equal(out.u[1], 32u >> (base + 1));
+            assert_int_equal(out.u[3], last - base + 1);
+        }
+        /* level 2 one byte short of its GPU buffer: levels 0 and 1 read,
+         * a fetch from level 2 faults naming it */
+        struct tdesc d = { .dim = V_SQ_TEX_DIM__SQ_TEX_DIM_2D, .fmt = FMT(32_FLOAT), .nfmt = NORM, .addr = GPU_BASE,
+                           .mip_addr = GPU_BASE + mt.level[1].offset, .last_level = 2 };
+        memcpy(d.sel, XYZW, sizeof d.sel);
+        tdesc_from_surface(&d, &s);
+        set_resource(&e, 0, &d);
+        uint64_t full = vram_len;
+        vram_len = mt.level[2].offset + mt.level[2].slice_size - 1;
+        tex_unit_begin(e.unit, e.regs, &mem, &t);
+        uint32_t w[64];
+        size_t n = tex_ps(w, V_SQ_TEX_INST__LD, 0, false);
+        struct eg_shader_err err;
+        union eg_vec4 out;
+        assert_int_equal(run_ps(&e, w, n, (union eg_vec4){ .u = { 0, 0, 0, 1 } }, &out, &err), 0);
+        assert_true(out.f[0] == 1000.0f);
+        assert_int_equal(run_ps(&e, w, n, (union eg_vec4){ .u = { 0, 0, 0, 2 } }, &out, &err), -1);
+        if (!strstr(err.msg, "mip level 2") || !strstr(err.msg, "not inside one GPU buffer"))
+            fail_msg("%s", err.msg);
+        vram_len = full;
+    }
+    unit_env_free(&e);
+}
+
+
+/* A pixel shader: `inst` (INST_MOD m) of resource 0 / sampler 0 from R0 into
+ * R1 with destination selects dsel and offsets (the instruction's fields,
+ * in Mesa's half texels), x and y normalized. */
+static size_t tex_ps_full(uint32_t *w, unsigned inst, unsigned m, const uint8_t dsel[4], int ox, int oy)
+{
+    struct eg_asm a;
+    size_t n;
+    eg_asm_init(&a);
+    eg_asm_tex_clause(&a);
+    struct eg_tex t = { .inst = inst, .inst_mod = m, .src_gpr = 0, .src_sel = EG_SWZ_XYZW, .dst_gpr = 1,
+                        .coord_normalized = { true, true, false, false }, .offset = { ox, oy, 0 } };
+    memcpy(t.dst_sel, dsel, 4);
+    eg_asm_tex(&a, &t);
+    eg_asm_export(&a, &(struct eg_export){ .type = V_SQ_EXPORT_TYPE__PIXEL, .gpr = 1, .sel = EG_SWZ_XYZW,
+                                           .done = true });
+    if (eg_asm_finish(&a, true, w, 64, &n))
+        fail_msg("%s", a.err);
+    return n;
+}
+
+/* SAMPLE_C (reference in w, compared before filtering: OpenGL 4.6 8.23.1,
+ * percentage-closer with bilinear weights), GATHER4 (read with Mesa's
+ * Evergreen destination swizzle (Y, Z, X, W) it gives OpenGL's order
+ * (i0,j1), (i1,j1), (i1,j0), (i0,j0) of component INST_MOD),
+ * GET_NUMBER_OF_SAMPLES (the count in w), and offsets in half texels. */
+static void compare_gather_offsets(void **state)
+{
+    (void)state;
+    struct unit_env e;
+    unit_env_init(&e);
+    struct cedar_tiling t = hd7350();
+    vram_alloc(4096);
+    /* 4x4 FMT_32_32_FLOAT, pitch 64: texel (x, y) = ((x + 4y) / 16, 10 + x + 4y) */
+    for (unsigned y = 0; y < 4; y++)
+        for (unsigned x = 0; x < 4; x++) {
+            float v[2] = { (float)(x + 4 * y) / 16.0f, (float)(10 + x + 4 * y) };
+            memcpy(vram + (y * 64 + x) * 8, v, 8);
+        }
+    struct tdesc d = { .dim = V_SQ_TEX_DIM__SQ_TEX_DIM_2D, .width = 4, .height = 4, .pitch = 64,
+                       .array_mode = V_ARRAY_MODE__ARRAY_LINEAR_ALIGNED, .fmt = FMT(32_32_FLOAT), .nfmt = NORM,
+                       .addr = GPU_BASE };
+    memcpy(d.sel, XYZW, sizeof d.sel);
+    set_resource(&e, 0, &d);
+    uint32_t w[64];
+    const uint8_t xyzw[4] = { 0, 1, 2, 3 };
+    struct eg_shader_err err;
+    union eg_vec4 out;
+    static const unsigned funcs[] = { V_SQ_TEX_DEPTH_COMPARE__SQ_TEX_DEPTH_COMPARE_NEVER,
+                                      V_SQ_TEX_DEPTH_COMPARE__SQ_TEX_DEPTH_COMPARE_LESS,
+                                      V_SQ_TEX_DEPTH_COMPARE__SQ_TEX_DEPTH_COMPARE_EQUAL,
+                                      V_SQ_TEX_DEPTH_COMPARE__SQ_TEX_DEPTH_COMPARE_LESSEQUAL,
+                                      V_SQ_TEX_DEPTH_COMPARE__SQ_TEX_DEPTH_COMPARE_GREATER,
+                                      V_SQ_TEX_DEPTH_COMPARE__SQ_TEX_DEPTH_COMPARE_NOTEQUAL,
+                                      V_SQ_TEX_DEPTH_COMPARE__SQ_TEX_DEPTH_COMPARE_GREATEREQUAL,
+                                      V_SQ_TEX_DEPTH_COMPARE__SQ_TEX_DEPTH_COMPARE_ALWAYS };
+    for (int bil = 0; bil < 2; bil++)
+        for (unsigned fi = 0; fi < 8; fi++) {
+            set_sampler(&e, 0, V_SQ_TEX_CLAMP__SQ_TEX_CLAMP_LAST_TEXEL,
+                        bil ? V_SQ_TEX_XY_FILTER__SQ_TEX_XY_FILTER_BILINEAR : V_SQ_TEX_XY_FILTER__SQ_TEX_XY_FILTER_POINT,
+                        0);
+            e.regs->sampler[0] |= S_SQ_TEX_SAMPLER_WORD0__DEPTH_COMPARE_FUNCTION(funcs[fi]);
+            tex_unit_begin(e.unit, e.regs, &mem, &t);
+            size_t n = tex_ps_full(w, V_SQ_TEX_INST__SAMPLE_C, 0, xyzw, 0, 0);
+            const float ref = 6.0f / 16.0f;
+            /* point: texel (1, 1) = 5/16; bilinear at (0.5, 0.5): texels (1..2, 1..2), a quarter each */
+            union eg_vec4 r0 = { .f = { bil ? 0.5f : 0.3f, bil ? 0.5f : 0.3f, 0, ref } };
+            if (run_ps(&e, w, n, r0, &out, &err))
+                fail_msg("%s", err.msg);
+            float want = 0;
+            unsigned texels[4] = { 5, 6, 9, 10 };
+            for (unsigned k = 0; k < (bil ? 4u : 1u); k++) {
+                float tv = (float)texels[k] / 16.0f;
+                bool pass[8] = { false, ref < tv, ref == tv, ref <= tv, ref > tv, ref != tv, ref >= tv, true };
+                want += (pass[fi] ? 1.0f : 0.0f) / (bil ? 4.0f : 1.0f);
+            }
+            for (int c = 0; c < 4; c++)
+                if (out.f[c] != want)
+                    fail_msg("SAMPLE_C %s func %u: %g, want %g", bil ? "bilinear" : "point", fi, (double)out.f[c],
+                             (double)want);
+        }
+    /* GATHER4 of component 1 at (0.5, 0.5): footprint i0 = j0 = 1 */
+    set_sampler(&e, 0, V_SQ_TEX_CLAMP__SQ_TEX_CLAMP_LAST_TEXEL, V_SQ_TEX_XY_FILTER__SQ_TEX_XY_FILTER_POINT, 0);
+    tex_unit_begin(e.unit, e.regs, &mem, &t);
+    const uint8_t mesa_eg[4] = { 1, 2, 0, 3 };
+    size_t n = tex_ps_full(w, V_SQ_TEX_INST__GATHER4, 1, mesa_eg, 0, 0);
+    if (run_ps(&e, w, n, (union eg_vec4){ .f = { 0.5f, 0.5f, 0, 0 } }, &out, &err))
+        fail_msg("%s", err.msg);
+    const float gl[4] = { 10 + 1 + 8, 10 + 2 + 8, 10 + 2 + 4, 10 + 1 + 4 };
+    for (int c = 0; c < 4; c++)
+        if (out.f[c] != gl[c])
+            fail_msg("GATHER4 component %d: %g, want %g", c, (double)out.f[c], (double)gl[c]);
+    /* offsets: OFFSET_X 2 = one texel right, OFFSET_Y -2 one up (Mesa doubles them) */
+    n = tex_ps_full(w, V_SQ_TEX_INST__SAMPLE, 0, xyzw, 2, -2);
+    if (run_ps(&e, w, n, (union eg_vec4){ .f = { 0.3f, 0.3f, 0, 0 } }, &out, &err))
+        fail_msg("%s", err.msg);
+    assert_true(out.f[1] == 10.0f + 2 + 0);
+    /* GET_NUMBER_OF_SAMPLES read as Mesa does, DST_SEL (W, mask, mask, mask): 1 */
+    const uint8_t wmask[4] = { 3, 7, 7, 7 };
+    n = tex_ps_full(w, V_SQ_TEX_INST__GET_NUMBER_OF_SAMPLES, 0, wmask, 0, 0);
+    if (run_ps(&e, w, n, (union eg_vec4){ .u = { 0, 0, 0, 0 } }, &out, &err))
+        fail_msg("%s", err.msg);
+    assert_int_equal(out.u[0], 1);
     unit_env_free(&e);
 }
 
@@ -998,9 +1268,9 @@ static void faults_name_what_is_missing(void **state)
     d.dim = V_SQ_TEX_DIM__SQ_TEX_DIM_CUBEMAP;
     expect_fault(&d, "dimension SQ_TEX_DIM_CUBEMAP is not modelled");
     d = base;
-    d.base_level = 1;
+    d.base_level = 4;
     d.last_level = 3;
-    expect_fault(&d, "BASE_LEVEL 1: mip levels past the base are not modelled");
+    expect_fault(&d, "BASE_LEVEL 4 past LAST_LEVEL 3");
     d = base;
     d.array_mode = 3;
     expect_fault(&d, "array mode");
@@ -1106,6 +1376,8 @@ int main(void)
         cmocka_unit_test_teardown(border_colour_table, vram_free),
         cmocka_unit_test_teardown(msaa_ld_through_the_interpreter, vram_free),
         cmocka_unit_test_teardown(resinfo_sizes, vram_free),
+        cmocka_unit_test_teardown(mip_levels, vram_free),
+        cmocka_unit_test_teardown(compare_gather_offsets, vram_free),
         cmocka_unit_test_teardown(faults_name_what_is_missing, vram_free),
         cmocka_unit_test_teardown(faults_reach_the_draw, vram_free),
     };

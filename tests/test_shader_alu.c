@@ -16,18 +16,10 @@
 
 #include "cedar/shader.h"
 #include "eg_regs.h"
+#include "tests/common/test_util.h"
 
-static uint32_t fu(float f)
-{
-    union { float f; uint32_t u; } c = { .f = f };
-    return c.u;
-}
-
-static float uf(uint32_t u)
-{
-    union { float f; uint32_t u; } c = { .u = u };
-    return c.f;
-}
+#define fu test_f2u
+#define uf test_u2f
 
 static struct eg_shader_env env;
 

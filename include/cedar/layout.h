@@ -148,4 +148,38 @@ int cedar_cmask_layout(const struct cedar_surface *color, struct cedar_cmask *ou
 int cedar_msaa_layout(const struct cedar_surface_req *req, const struct cedar_tiling *t,
                       struct cedar_msaa_layout *out, struct cedar_layout_err *err);
 
+/* ---- mip chains of single-sample textures (src/layout/mip.c) ---- */
+
+#define CEDAR_MAX_MIP_LEVELS 16
+
+struct cedar_miptree_req {
+    unsigned width, height, depth;  /* level 0; depth: a 3D texture's slices, else 1 */
+    unsigned array_size;            /* layers of an array texture, else 1 */
+    unsigned last_level;            /* 0 .. CEDAR_MAX_MIP_LEVELS - 1 */
+    unsigned bpe;                   /* bytes per texel: 1, 2, 4, 8, 16 */
+    enum cedar_array_mode mode;     /* level 0's mode (after libdrm's own 2D -> 1D fallback) */
+    unsigned tile_split, bankw, bankh, mtilea; /* 2D: as programmed (bytes / plain values) */
+    struct cedar_tiling tiling;
+};
+
+struct cedar_mip_level {
+    enum cedar_array_mode mode;     /* 2D levels smaller than a macro tile are 1D */
+    unsigned width, height, depth;  /* texels (past level 0 rounded up to a power of two) */
+    unsigned pitch, rows;           /* aligned width / height in texels */
+    unsigned slices;                /* slices x layers stored for the level */
+    uint64_t offset;                /* bytes from level 0's start */
+    uint64_t slice_size;            /* bytes of one slice / layer */
+};
+
+struct cedar_miptree {
+    unsigned levels;
+    struct cedar_mip_level level[CEDAR_MAX_MIP_LEVELS];
+    uint64_t size;                  /* bytes up to the end of the last level */
+    uint64_t alignment;             /* the first mip level's offset is a multiple of it */
+};
+
+/* Lay out levels 0 .. last_level as libdrm_radeon's radeon_surface_init()
+ * does on Evergreen.  0, or -1 with err set for a request out of range. */
+int cedar_miptree_layout(const struct cedar_miptree_req *r, struct cedar_miptree *out, struct cedar_layout_err *err);
+
 #endif

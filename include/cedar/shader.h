@@ -226,12 +226,19 @@ struct eg_tex_resource {
                                array is rounded and clamped, never wrapped */
     unsigned levels;        /* mip levels (GET_TEXTURE_RESINFO's w); 0 counts as 1 */
     unsigned samples;       /* an MSAA texture's samples per texel (LD's w picks one) */
+    /* the mip levels the resource exposes, BASE_LEVEL .. LAST_LEVEL (level
+     * l is max(1, size >> l) texels per dimension, array layers excepted);
+     * read through texel_level; 0 .. 0 without mip levels */
+    unsigned base_level, last_level;
 };
 
 struct eg_tex_sampler {
     unsigned clamp_x, clamp_y, clamp_z;     /* V_SQ_TEX_CLAMP__* */
     unsigned mag_filter, min_filter;        /* V_SQ_TEX_XY_FILTER__* (POINT / BILINEAR) */
     union eg_vec4 border;                   /* the texel the CLAMP_*BORDER modes read */
+    unsigned mip_filter;                    /* V_SQ_TEX_Z_FILTER__* (NONE / POINT / LINEAR) */
+    float min_lod, max_lod, lod_bias;       /* MIN_LOD / MAX_LOD / LOD_BIAS */
+    unsigned compare;                       /* V_SQ_TEX_DEPTH_COMPARE__* (SAMPLE_C*) */
 };
 
 /* What a running shader can reach outside its registers.  Each callback
@@ -253,6 +260,10 @@ struct eg_shader_env {
      * floats, or integer bits for an integer format */
     int (*texel)(void *ctx, unsigned resource, int x, int y, int z, unsigned sample, union eg_vec4 *out,
                  char *msg, size_t msglen);
+    /* one texel of mip level `level` (absolute: BASE_LEVEL .. LAST_LEVEL),
+     * inside it; NULL: only the base level can be read */
+    int (*texel_level)(void *ctx, unsigned resource, unsigned level, int x, int y, int z, union eg_vec4 *out,
+                       char *msg, size_t msglen);
     /* an MSAA texture's FMask at texel (x, y, z): the fragment index of
      * sample s in bits 4s..4s+3 (LD with INST_MOD 1, Mesa's "ldfptr") */
     int (*tex_fmask)(void *ctx, unsigned resource, int x, int y, int z, uint32_t *out, char *msg, size_t msglen);

@@ -160,6 +160,12 @@ static int tex_texel(void *ctx, unsigned slot, int x, int y, int z, unsigned sam
     return tex_unit_texel(((const struct shade *)ctx)->tex, slot, x, y, z, sample, out, msg, msglen);
 }
 
+static int tex_texel_level(void *ctx, unsigned slot, unsigned level, int x, int y, int z, union eg_vec4 *out,
+                           char *msg, size_t msglen)
+{
+    return tex_unit_texel_level(((const struct shade *)ctx)->tex, slot, level, x, y, z, out, msg, msglen);
+}
+
 static int tex_fmask(void *ctx, unsigned slot, int x, int y, int z, uint32_t *out, char *msg, size_t msglen)
 {
     return tex_unit_fmask(((const struct shade *)ctx)->tex, slot, x, y, z, out, msg, msglen);
@@ -325,6 +331,7 @@ static int begin(void *ctx, const struct vc_regs *regs, const struct vc_mem *mem
     vs->tex_resource = tex_resource;
     vs->tex_sampler = tex_sampler;
     vs->texel = tex_texel;
+    vs->texel_level = tex_texel_level;
     vs->tex_fmask = tex_fmask;
     /* Semantic table: an entry is in use when it holds an id other than 0
      * and 0xFF (SQ_VTX_SEMANTIC_CLEAR / an unwritten register). */
@@ -343,6 +350,7 @@ static int begin(void *ctx, const struct vc_regs *regs, const struct vc_mem *mem
     ps->tex_resource = tex_resource;
     ps->tex_sampler = tex_sampler;
     ps->texel = tex_texel;
+    ps->texel_level = tex_texel_level;
     ps->tex_fmask = tex_fmask;
     spi_gpr_layout(s, regs);
     eg_ps_batch_free(s->batch);

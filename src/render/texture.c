@@ -25,20 +25,32 @@
  * its bank height; LD reads sample plane `sample`, LD with INST_MOD 1 the
  * FMask (the fragment index of each sample, 4 bits each).
  *
- * Samplers (evergreend.h R_03C000..R_03C008): the address modes, the XY
- * filters, BORDER_COLOR_TYPE; a REGISTER border is the stage's entry for
- * the sampler in the border colour table (struct vc_regs.border, kept by
- * the command processor).  MIN_LOD / MAX_LOD / LOD_BIAS, Z and mip filters,
- * the depth compare and the sampler's FORCE_DEGAMMA are not read.
+ * Mip levels (Mesa evergreen_fill_tex_resource_words): WORD0/WORD1 give
+ * level 0's size and ARRAY_MODE, WORD2 level 0's address, WORD3
+ * (MIP_ADDRESS) level 1's, WORD4 BASE_LEVEL and WORD5 LAST_LEVEL the levels
+ * the view exposes.  Levels 1.. follow each other from MIP_ADDRESS as
+ * libdrm lays them out (cedar_miptree_layout: power-of-two level sizes,
+ * 2D levels smaller than a macro tile 1D-tiled, all layers of a level
+ * together).  A layer view of a mipmapped array (a 2D view with BASE_ARRAY
+ * > 0 and TEX_DEPTH 0) would need the array's layer count, which the
+ * resource does not hold: its levels past 1 are placed as for one layer.
  *
- * Not modelled (a fault naming them when fetched): cube maps, mip levels
- * past the base (BASE_LEVEL > 0), depth-buffer layouts (DEPTH_SAMPLE_ORDER),
- * endian swapping, UNSIGNED_BIASED components, and the formats
- * tex_format.c lacks (compressed, 3-component, ...).  Every fetch reads the
- * base level: no level of detail is computed.
+ * Samplers (evergreend.h R_03C000..R_03C008): the address modes, the XY
+ * and mip filters, BORDER_COLOR_TYPE (a REGISTER border is the stage's
+ * entry for the sampler in the border colour table, struct vc_regs.border,
+ * kept by the command processor), MIN_LOD / MAX_LOD (unsigned 4.8 fixed
+ * point) and LOD_BIAS (signed 6.8), as Mesa's evergreen_create_sampler_state
+ * encodes them, and DEPTH_COMPARE_FUNCTION.  The Z filter, anisotropy and
+ * the sampler's FORCE_DEGAMMA are not read.
+ *
+ * Not modelled (a fault naming them when fetched): cube maps,
+ * depth-buffer layouts (DEPTH_SAMPLE_ORDER), endian swapping,
+ * UNSIGNED_BIASED components, and the formats tex_format.c lacks
+ * (compressed, 3-component, ...).
  */
 #include <math.h>
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -167,10 +179,60 @@ static int view_fmask(struct tex_view *v, unsigned slot, const uint32_t w[8], co
     return 0;
 }
 
+/* Levels 1 .. LAST_LEVEL of a texture whose level 0 is s: from MIP_ADDRESS
+ * on, as libdrm lays them out after level 0. */
+static int view_mips(struct tex_view *v, unsigned slot, const uint32_t w[8], const struct cedar_surface *s,
+                     const struct vc_mem *mem)
+{
+    unsigned dim = v->res.dim, last = v->res.last_level;
+    bool array = dim == V_SQ_TEX_DIM__SQ_TEX_DIM_1D_ARRAY || dim == V_SQ_TEX_DIM__SQ_TEX_DIM_2D_ARRAY;
+    struct cedar_miptree_req r = {
+        .width = v->res.width, .height = v->res.height,
+        .depth = dim == V_SQ_TEX_DIM__SQ_TEX_DIM_3D ? v->res.depth : 1,
+        .array_size = array ? G_SQ_TEX_RESOURCE_WORD1__TEX_DEPTH(w[1]) + 1 : 1,
+        .last_level = last, .bpe = s->bpe, .mode = s->mode,
+        .tile_split = s->tile_split, .bankw = s->bankw, .bankh = s->bankh, .mtilea = s->mtilea,
+        .tiling = s->tiling,
+    };
+    struct cedar_miptree mt;
+    struct cedar_layout_err lerr = { { 0 } };
+    if (cedar_miptree_layout(&r, &mt, &lerr))
+        return view_fail(v, slot, "mip levels: %s", lerr.msg);
+    uint64_t mip_base = (uint64_t)G_SQ_TEX_RESOURCE_WORD3__MIP_ADDRESS(w[3]) << 8;
+    for (unsigned i = 1; i <= last; i++) {
+        const struct cedar_mip_level *l = &mt.level[i];
+        struct cedar_surface ls = *s;
+        ls.mode = l->mode;
+        ls.aligned_width = ls.width = l->pitch;
+        ls.aligned_height = ls.height = l->rows;
+        if (l->mode != CEDAR_MODE_2D_THIN) {
+            ls.tile_split = 0;
+            ls.bankw = ls.bankh = ls.mtilea = 1;
+        }
+        struct cedar_tile_opts opts = {
+            .slices = l->slices,
+            .order = G_SQ_TEX_RESOURCE_WORD0__NON_DISP_TILING_ORDER(w[0]) ? CEDAR_MICRO_NON_DISPLAYABLE
+                                                                          : CEDAR_MICRO_DISPLAYABLE,
+        };
+        if (cedar_tile_map_init(&v->lv[i].map, &ls, &opts, &lerr))
+            return view_fail(v, slot, "mip level %u: %s", i, lerr.msg);
+        uint64_t addr = mip_base + (l->offset - mt.level[1].offset), len = (uint64_t)l->slices * l->slice_size;
+        /* checked when a fetch reads the level: the hardware reads a
+         * level's memory only then (Mesa's MIP_ADDRESS is always valid) */
+        v->lv[i].mem = vc_mem_ptr(mem, addr, len);
+        if (!v->lv[i].mem && !v->mip_err[0])
+            snprintf(v->mip_err, sizeof v->mip_err,
+                     "texture resource %u: mip level %u at 0x%llx (%llu bytes, MIP_ADDRESS 0x%llx) is not inside one "
+                     "GPU buffer", slot, i, (unsigned long long)addr, (unsigned long long)len,
+                     (unsigned long long)mip_base);
+    }
+    return 0;
+}
+
 int tex_view_decode(struct tex_view *v, unsigned slot, const uint32_t w[8], const struct cedar_tiling *tiling,
                     const struct vc_mem *mem)
 {
-    memset(v, 0, sizeof *v);
+    memset(v, 0, offsetof(struct tex_view, lv));
     if (G_SQ_TEX_RESOURCE_WORD7__TYPE(w[7]) != V_SQ_TEX_VTX_TYPE__SQ_TEX_VTX_VALID_TEXTURE)
         return view_fail(v, slot, "not a valid texture (TYPE %s)",
                          value_name("SQ_TEX_VTX_TYPE", G_SQ_TEX_RESOURCE_WORD7__TYPE(w[7])));
@@ -181,9 +243,6 @@ int tex_view_decode(struct tex_view *v, unsigned slot, const uint32_t w[8], cons
     v->fmt = tex_format_find(dfmt);
     if (!v->fmt)
         return view_fail(v, slot, "data format %s is not modelled", value_name("SQ_DATA_FORMAT", dfmt));
-    if (G_SQ_TEX_RESOURCE_WORD4__BASE_LEVEL(w[4]))
-        return view_fail(v, slot, "BASE_LEVEL %u: mip levels past the base are not modelled",
-                         G_SQ_TEX_RESOURCE_WORD4__BASE_LEVEL(w[4]));
     if (G_SQ_TEX_RESOURCE_WORD7__DEPTH_SAMPLE_ORDER(w[7]))
         return view_fail(v, slot, "a depth-buffer layout (DEPTH_SAMPLE_ORDER) is not modelled");
     if (G_SQ_TEX_RESOURCE_WORD4__ENDIAN_SWAP(w[4]) != V_SQ_ENDIAN__ENDIAN_NONE)
@@ -215,7 +274,13 @@ int tex_view_decode(struct tex_view *v, unsigned slot, const uint32_t w[8], cons
         v->res.dst_sel[c] = (uint8_t)c;
     }
     bool msaa = v->res.dim == V_SQ_TEX_DIM__SQ_TEX_DIM_2D_MSAA || v->res.dim == V_SQ_TEX_DIM__SQ_TEX_DIM_2D_ARRAY_MSAA;
-    v->res.levels = msaa ? 1 : G_SQ_TEX_RESOURCE_WORD5__LAST_LEVEL(w[5]) + 1;
+    if (!msaa) {
+        v->res.base_level = G_SQ_TEX_RESOURCE_WORD4__BASE_LEVEL(w[4]);
+        v->res.last_level = G_SQ_TEX_RESOURCE_WORD5__LAST_LEVEL(w[5]);
+        if (v->res.base_level > v->res.last_level)
+            return view_fail(v, slot, "BASE_LEVEL %u past LAST_LEVEL %u", v->res.base_level, v->res.last_level);
+    }
+    v->res.levels = msaa ? 1 : v->res.last_level - v->res.base_level + 1;
     /* an MSAA texture's LAST_LEVEL is log2(samples) */
     v->res.samples = msaa ? 1u << G_SQ_TEX_RESOURCE_WORD5__LAST_LEVEL(w[5]) : 1;
     if (msaa && (v->res.samples < 2 || v->res.samples > 8))
@@ -273,16 +338,17 @@ int tex_view_decode(struct tex_view *v, unsigned slot, const uint32_t w[8], cons
     uint64_t fbase = (uint64_t)G_SQ_TEX_RESOURCE_WORD3__MIP_ADDRESS(w[3]) << 8;
     if (msaa && fbase && view_fmask(v, slot, w, &s, &opts, fbase, mem))
         return -1;
+    if (v->res.last_level && view_mips(v, slot, w, &s, mem))
+        return -1;
     v->ok = true;
     return 0;
 }
 
-void tex_view_texel(const struct tex_view *v, unsigned x, unsigned y, unsigned z, unsigned sample,
-                    union eg_vec4 *out)
+/* The texel at mem + off, decoded and swizzled. */
+static void texel_at(const struct tex_view *v, const uint8_t *p, union eg_vec4 *out)
 {
-    uint64_t off = cedar_tile_addr(&v->map, x, y, sample, v->first_slice + z);
     union eg_vec4 d;
-    tex_format_decode(v->fmt, &v->num, v->mem + off, &d);
+    tex_format_decode(v->fmt, &v->num, p, &d);
     for (unsigned c = 0; c < 4; c++) {
         unsigned sel = v->dst_sel[c];
         if (sel <= V_SQ_SEL__SQ_SEL_W)
@@ -292,6 +358,23 @@ void tex_view_texel(const struct tex_view *v, unsigned x, unsigned y, unsigned z
         else
             out->u[c] = v->int_texels ? 1u : 0x3F800000u; /* 1 or 1.0f */
     }
+}
+
+void tex_view_texel(const struct tex_view *v, unsigned x, unsigned y, unsigned z, unsigned sample,
+                    union eg_vec4 *out)
+{
+    texel_at(v, v->mem + cedar_tile_addr(&v->map, x, y, sample, v->first_slice + z), out);
+}
+
+void tex_view_texel_level(const struct tex_view *v, unsigned level, unsigned x, unsigned y, unsigned z,
+                          union eg_vec4 *out)
+{
+    if (!level) {
+        tex_view_texel(v, x, y, z, 0, out);
+        return;
+    }
+    const struct tex_level *l = &v->lv[level];
+    texel_at(v, l->mem + cedar_tile_addr(&l->map, x, y, 0, v->first_slice + z), out);
 }
 
 uint32_t tex_view_fmask(const struct tex_view *v, unsigned x, unsigned y, unsigned z)
@@ -323,6 +406,11 @@ void tex_sampler_decode(const uint32_t w[3], const uint32_t reg[4], const struct
     out->clamp_z = G_SQ_TEX_SAMPLER_WORD0__CLAMP_Z(w[0]);
     out->mag_filter = xy_filter(G_SQ_TEX_SAMPLER_WORD0__XY_MAG_FILTER(w[0]));
     out->min_filter = xy_filter(G_SQ_TEX_SAMPLER_WORD0__XY_MIN_FILTER(w[0]));
+    out->mip_filter = G_SQ_TEX_SAMPLER_WORD0__MIP_FILTER(w[0]);
+    out->compare = G_SQ_TEX_SAMPLER_WORD0__DEPTH_COMPARE_FUNCTION(w[0]);
+    out->min_lod = (float)G_SQ_TEX_SAMPLER_WORD1__MIN_LOD(w[1]) / 256.0f;
+    out->max_lod = (float)G_SQ_TEX_SAMPLER_WORD1__MAX_LOD(w[1]) / 256.0f;
+    out->lod_bias = (float)G_SQ_TEX_SAMPLER_WORD2__LOD_BIAS(w[2]) / 256.0f; /* signed, 8 fraction bits */
     float b[4] = { 0.0f, 0.0f, 0.0f, 0.0f };
     switch (G_SQ_TEX_SAMPLER_WORD0__BORDER_COLOR_TYPE(w[0])) {
     case V_SQ_TEX_BORDER_COLOR__SQ_TEX_BORDER_COLOR_OPAQUE_BLACK:
@@ -436,6 +524,29 @@ int tex_unit_texel(const struct tex_unit *u, unsigned slot, int x, int y, int z,
     if (sample >= v->res.samples)
         return rs_msg_fail(msg, msglen, "texture resource %u: sample %u of %u", slot, sample, v->res.samples);
     tex_view_texel(v, (unsigned)x, (unsigned)y, (unsigned)z, sample, out);
+    return 0;
+}
+
+int tex_unit_texel_level(const struct tex_unit *u, unsigned slot, unsigned level, int x, int y, int z,
+                         union eg_vec4 *out, char *msg, size_t msglen)
+{
+    const struct tex_view *v = unit_view(u, slot, msg, msglen);
+    if (!v)
+        return -1;
+    if (level < v->res.base_level || level > v->res.last_level)
+        return rs_msg_fail(msg, msglen, "texture resource %u: mip level %u outside levels %u..%u", slot, level,
+                           v->res.base_level, v->res.last_level);
+    unsigned w = v->res.width >> level ? v->res.width >> level : 1;
+    unsigned h = v->res.height >> level ? v->res.height >> level : 1;
+    unsigned d = v->res.depth;
+    if (v->res.dim == V_SQ_TEX_DIM__SQ_TEX_DIM_3D)
+        d = d >> level ? d >> level : 1;
+    if (x < 0 || y < 0 || z < 0 || (unsigned)x >= w || (unsigned)y >= h || (unsigned)z >= d)
+        return rs_msg_fail(msg, msglen, "texture resource %u: texel (%d, %d, %d) outside level %u's %ux%ux%u texels",
+                           slot, x, y, z, level, w, h, d);
+    if (level && !v->lv[level].mem)
+        return rs_msg_fail(msg, msglen, "%s", v->mip_err);
+    tex_view_texel_level(v, level, (unsigned)x, (unsigned)y, (unsigned)z, out);
     return 0;
 }
 

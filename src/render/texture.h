@@ -7,14 +7,14 @@
  * reaches this unit through its tex_resource / tex_sampler / texel
  * callbacks (shade.c).
  *
- * What is modelled: the base mip level of 1D, 2D, 3D, 1D-array and
+ * What is modelled: the mip levels (BASE_LEVEL .. LAST_LEVEL, laid out as
+ * libdrm does: cedar_miptree_layout) of 1D, 2D, 3D, 1D-array and
  * 2D-array textures, linear, 1D- and 2D-tiled (THIN1), MSAA textures with
  * their FMask (2D_MSAA, 2D_ARRAY_MSAA), the layer views
  * Mesa makes (BASE_ARRAY .. LAST_ARRAY); the formats of tex_format.c with
  * FORMAT_COMP / NUM_FORMAT / SRF_MODE / FORCE_DEGAMMA and the resource
  * swizzle; the border colours.  A resource the unit cannot read (another
- * dimension, format or layout, a mip level past the base, texels outside
- * GPU memory) is a fault naming it when a shader fetches from it.
+ * dimension, format or layout, texels outside GPU memory) is a fault naming it when a shader fetches from it.
  */
 #ifndef CEDAR_RENDER_TEXTURE_H
 #define CEDAR_RENDER_TEXTURE_H
@@ -82,6 +82,13 @@ struct tex_view {
     bool fmask_on;              /* an MSAA texture with an FMask (WORD3 != 0) */
     struct cedar_tile_map fmap;
     const uint8_t *fmask;       /* the FMask's slices 0 .. first_slice + res.depth - 1 */
+    char mip_err[TEX_ERR_MAX];  /* why a level's mem is NULL (not GPU memory) */
+    /* mip levels 1 .. res.last_level (level 0 is map / mem above); kept
+     * last: a decode clears only what comes before */
+    struct tex_level {
+        struct cedar_tile_map map;
+        const uint8_t *mem;     /* every slice / layer of the level; NULL: see mip_err */
+    } lv[CEDAR_MAX_MIP_LEVELS];
 };
 
 /* Decode SQ_TEX_RESOURCE_WORD0..7 w of resource `slot` (for messages);
@@ -95,6 +102,12 @@ int tex_view_decode(struct tex_view *v, unsigned slot, const uint32_t w[8], cons
  * swizzle. */
 void tex_view_texel(const struct tex_view *v, unsigned x, unsigned y, unsigned z, unsigned sample,
                     union eg_vec4 *out);
+
+/* Texel (x, y, z) of mip level `level` (res.base_level .. res.last_level),
+ * inside that level (max(1, size >> level) texels; array layers are not
+ * minified), after the resource swizzle. */
+void tex_view_texel_level(const struct tex_view *v, unsigned level, unsigned x, unsigned y, unsigned z,
+                          union eg_vec4 *out);
 
 /* The fragment index of each sample of an MSAA texel, 4 bits per sample
  * (the identity without an FMask; 0 in the nibbles past the samples). */
@@ -122,6 +135,8 @@ int tex_unit_sampler(const struct tex_unit *u, unsigned sampler, unsigned slot, 
                      char *msg, size_t msglen);
 int tex_unit_texel(const struct tex_unit *u, unsigned slot, int x, int y, int z, unsigned sample,
                    union eg_vec4 *out, char *msg, size_t msglen);
+int tex_unit_texel_level(const struct tex_unit *u, unsigned slot, unsigned level, int x, int y, int z,
+                         union eg_vec4 *out, char *msg, size_t msglen);
 int tex_unit_fmask(const struct tex_unit *u, unsigned slot, int x, int y, int z, uint32_t *out, char *msg,
                    size_t msglen);
 

@@ -1,27 +1,65 @@
-/* Semantics of the single-slot Evergreen ALU operations, as the interpreter
- * models them (AMD "Evergreen Family Instruction Set Architecture", ALU
- * instruction descriptions).  The group-level ones (DOT4, MAX4, INTERP_*) are
- * in interp.c.
+/* Semantics of the Evergreen ALU operations, as the interpreter models them
+ * (AMD "Evergreen Family Instruction Set Architecture", ALU instruction
+ * descriptions; which ops Mesa's r600 sfn compiler emits and how it uses
+ * them: sfn_instr_alu.cpp).  eg_alu_eval does the single-slot ones;
+ * eg_alu_eval_group the ones that read other slots of their group (DOT4,
+ * DOT4_IEEE, MAX4, CUBE, DOT, DOT_IEEE).  INTERP_* are in interp.c.
  *
- * Floating-point rules modelled (and checked by tests/test_shader_alu.c):
- *  - MUL, MULADD*, DOT4 are the "legacy" (DX9) forms: 0 * x = +0 for every x,
- *    Inf and NaN included.  MUL_IEEE, MULADD_IEEE, DOT4_IEEE follow IEEE-754
- *    (0 * Inf = NaN).
+ * Floating-point rules modelled (and checked by tests/test_shader_alu.c and
+ * tests/test_shader_alu_ops.c):
+ *  - MUL, MULADD*, DOT4, DOT are the "legacy" (DX9) forms: 0 * x = +0 for
+ *    every x, Inf and NaN included.  MUL_IEEE, MULADD_IEEE, DOT4_IEEE,
+ *    DOT_IEEE follow IEEE-754 (0 * Inf = NaN).  FMA is fused.
  *  - MAX / MIN: src0 >= src1 ? src0 : src1 (resp. <), so a NaN in src1 of MAX
  *    wins and a NaN in src0 loses; MAX_DX10 / MIN_DX10 return the non-NaN
  *    operand (IEEE maxNum/minNum), else the same comparison as MAX/MIN (so the
  *    sign of a zero result follows the operand order, not maxNum's choice).
  *  - SETcc return 1.0 / 0.0; SETcc_DX10 and the integer SETs return ~0 / 0.
- *    Comparisons with NaN are false except SETNE (true).
+ *    Comparisons with NaN are false except SETNE (true).  CNDE / CNDGT /
+ *    CNDGE compare src0 with 0 the same way, so a NaN selects src2.
  *  - RECIP_IEEE(+-0) = +-Inf; RECIP_CLAMPED and RECIP_FF clamp an infinite
- *    result to +-FLT_MAX (RECIP_FF is modelled as RECIP_CLAMPED).
+ *    result to +-FLT_MAX (RECIP_FF is modelled as RECIP_CLAMPED: the ISA
+ *    document gives no case where they differ for finite operands).
  *    RECIPSQRT likewise; SQRT/RECIPSQRT of a negative number is NaN.
  *    LOG_CLAMPED(0) = -FLT_MAX, LOG_IEEE(0) = -Inf.
+ *  - SIN / COS take the angle divided by 2*pi (Evergreen: the operand is in
+ *    periods; the ISA document gives the valid domain as [-256, 256] periods;
+ *    Mesa's sfn multiplies by 1/(2*pi) before emitting, as LLVM's R600
+ *    backend does for Evergreen but not for R600).  Outside that domain the
+ *    result is undefined; chosen: the same periodic function.
  *  - FLT_TO_INT / FLT_TO_UINT round to nearest even (Mesa emits TRUNC before
- *    them for C-style conversion), saturate, and map NaN to 0.
+ *    them for C-style conversion), saturate, and map NaN to 0;
+ *    FLT_TO_INT_FLOOR rounds down, FLT_TO_INT_RPI rounds half up
+ *    (floor(x + 0.5)), both saturating the same way.
+ *  - FLT32_TO_FLT16 rounds to nearest even (IEEE default; the document names
+ *    no mode), gives the half in bits 0..15 and zeros above; Inf and NaN stay
+ *    Inf and (quiet) NaN, overflow gives Inf.  FLT16_TO_FLT32 reads bits
+ *    0..15 only (Mesa's unpackHalf2x16 feeds it the whole word for x).
  *  - Denormals are kept (the hardware's flushing is not modelled); NaN
  *    payloads are whatever the host's arithmetic produces.
- *  - Integer shifts use the low 5 bits of the shift count.
+ *
+ * Integer rules:
+ *  - Shifts (LSHL/LSHR/ASHR) use the low 5 bits of the shift count.
+ *  - BFE_UINT/BFE_INT(x, offset, width): offset and width are their low 5
+ *    bits; width 0 gives 0; the field (x >> offset) & ((1 << width) - 1),
+ *    BFE_INT sign-extending it from bit width-1 and shifting arithmetically
+ *    (nir ubfe / ibfe, which Mesa maps onto them 1:1).  BFM_INT(w, o) = ((1 << w[4:0]) - 1) << o[4:0].
+ *    BFI_INT(m, a, b) = (m & a) | (~m & b).
+ *  - BIT_ALIGN_INT(hi, lo, s) = low 32 bits of ({hi, lo} >> s[4:0]);
+ *    BYTE_ALIGN_INT the same with a shift of 8 * s[1:0].
+ *  - FFBH_UINT: the number of leading zeros, -1 for 0 (nir ufind_msb_rev);
+ *    FFBH_INT: the leading bits equal to the sign bit, -1 for 0 and -1
+ *    (nir ifind_msb_rev); FFBL_INT: trailing zeros, -1 for 0 (find_lsb).
+ *  - ADDC_UINT: the carry out of src0 + src1; SUBB_UINT: the borrow of
+ *    src0 - src1 (1 when src0 < src1 unsigned).
+ *  - RECIP_UINT: 2^32 / src0 truncated, 0xFFFFFFFF for 0 and 1 (the document
+ *    gives the result as an estimate of 2^32/x that the division sequence
+ *    corrects; chosen: the exact quotient, which every correction step
+ *    leaves as it is).  RECIP_INT: the same on |src0|, negated for a
+ *    negative src0 (all ones again when |src0| <= 1).
+ *  - MUL_UINT24 / MULHI_UINT24 / MULADD_UINT24: the low 24 bits of each
+ *    factor; MULHI_UINT24 gives bits 32..47 of the 48-bit product.
+ *  - UBYTEn_FLT: byte n of src0 as a float.
  */
 #include <float.h>
 #include <math.h>
@@ -73,6 +111,106 @@ static uint32_t flt_to_uint(float v)
     return (uint32_t)nearbyintf(v);
 }
 
+static int32_t flt_to_int_floor(float v)
+{
+    return isnan(v) ? 0 : flt_to_int(floorf(v));
+}
+
+/* floor(v + 0.5) without the rounding of the addition: v + 0.5 is not exact
+ * for |v| >= 2^23, where v is already an integer. */
+static int32_t flt_to_int_rpi(float v)
+{
+    if (isnan(v))
+        return 0;
+    float f = floorf(v);
+    return flt_to_int(v - f >= 0.5f ? f + 1.0f : f);
+}
+
+/* sin / cos of an angle given in periods, reduced to [-0.5, 0.5] exactly
+ * (x - rint(x) is exact in binary floating point) before the double
+ * evaluation, so large arguments keep their period. */
+static float trig(float periods, bool cosine)
+{
+    if (isinf(periods) || isnan(periods))
+        return NAN;
+    double r = (double)periods - rint((double)periods);
+    double rad = 2.0 * 3.14159265358979323846 * r;
+    return (float)(cosine ? cos(rad) : sin(rad));
+}
+
+/* IEEE binary32 to binary16 bits, round to nearest even. */
+static uint32_t flt32_to_flt16(float f)
+{
+    uint32_t u = eg_f2u(f), sign = (u >> 16) & 0x8000u;
+    uint32_t e = (u >> 23) & 0xFF, m = u & 0x7FFFFFu;
+    if (e == 0xFF)
+        return sign | 0x7C00u | (m ? 0x200u : 0);
+    float a = fabsf(f);
+    if (a >= 65520.0f)      /* rounds past the largest half, 65504 */
+        return sign | 0x7C00u;
+    if (a < 0x1p-14f) {
+        /* subnormal half: a multiple of 2^-24, rounded to nearest even */
+        return sign | (uint32_t)nearbyintf(a * 0x1p24f);
+    }
+    int exp = (int)e - 127 + 15;
+    uint32_t mant = m >> 13, rest = m & 0x1FFFu;
+    uint32_t h = ((uint32_t)exp << 10) | mant;
+    if (rest > 0x1000u || (rest == 0x1000u && (mant & 1)))
+        h++;            /* may carry into the exponent: still correct */
+    return sign | h;
+}
+
+float eg_half_to_float(uint32_t h)
+{
+    unsigned sign = (h >> 15) & 1, e = (h >> 10) & 31, m = h & 1023;
+    float v;
+    if (e == 0)
+        v = ldexpf((float)m, -24);
+    else if (e == 31)
+        v = m ? NAN : INFINITY;
+    else
+        v = ldexpf((float)(m | 1024), (int)e - 25);
+    return sign ? -v : v;
+}
+
+static uint32_t ffbh_uint(uint32_t v)
+{
+    return v ? (uint32_t)__builtin_clz(v) : 0xFFFFFFFFu;
+}
+
+static uint32_t ffbh_int(uint32_t v)
+{
+    uint32_t x = (v & 0x80000000u) ? ~v : v;
+    return x ? (uint32_t)__builtin_clz(x) : 0xFFFFFFFFu;
+}
+
+static uint32_t recip_uint(uint32_t v)
+{
+    return v <= 1 ? 0xFFFFFFFFu : (uint32_t)((UINT64_C(1) << 32) / v);
+}
+
+static uint32_t recip_int(int32_t v)
+{
+    uint32_t mag = v < 0 ? 0u - (uint32_t)v : (uint32_t)v;
+    if (mag <= 1)
+        return 0xFFFFFFFFu;
+    uint32_t q = recip_uint(mag);
+    return v < 0 ? 0u - q : q;
+}
+
+static uint32_t bfe(uint32_t x, uint32_t offset, uint32_t width, bool sign)
+{
+    unsigned off = offset & 31, w = width & 31;
+    if (!w)
+        return 0;
+    /* BFE_INT shifts arithmetically: a field reaching past bit 31 takes
+     * copies of the sign bit (nir ibfe: x >> offset when offset + width >= 32) */
+    uint32_t f = (sign ? (uint32_t)((int32_t)x >> off) : x >> off) & ((1u << w) - 1);
+    if (sign && (f >> (w - 1)) & 1)
+        f |= ~((1u << w) - 1);
+    return f;
+}
+
 /* Float condition of a SET / KILL / PRED_SET / CND op. */
 enum cc { CC_E, CC_GT, CC_GE, CC_NE };
 
@@ -122,12 +260,16 @@ static int eval_op3(unsigned op, const uint32_t s[3], uint32_t *r, struct alu_ef
     case V_SQ_ALU_OP3__CNDE_INT: *r = (int32_t)s[0] == 0 ? s[1] : s[2]; fx->int_result = true; return 0;
     case V_SQ_ALU_OP3__CNDGT_INT: *r = (int32_t)s[0] > 0 ? s[1] : s[2]; fx->int_result = true; return 0;
     case V_SQ_ALU_OP3__CNDGE_INT: *r = (int32_t)s[0] >= 0 ? s[1] : s[2]; fx->int_result = true; return 0;
-    case V_SQ_ALU_OP3__BFE_UINT: {
-        unsigned off = s[1] & 31, w = s[2] & 31;
-        *r = w ? (s[0] >> off) & (w == 32 ? ~0u : ((1u << w) - 1)) : 0;
+    case V_SQ_ALU_OP3__BFE_UINT: *r = bfe(s[0], s[1], s[2], false); fx->int_result = true; return 0;
+    case V_SQ_ALU_OP3__BFE_INT: *r = bfe(s[0], s[1], s[2], true); fx->int_result = true; return 0;
+    case V_SQ_ALU_OP3__BIT_ALIGN_INT:
+        *r = (uint32_t)((((uint64_t)s[0] << 32) | s[1]) >> (s[2] & 31));
         fx->int_result = true;
         return 0;
-    }
+    case V_SQ_ALU_OP3__BYTE_ALIGN_INT:
+        *r = (uint32_t)((((uint64_t)s[0] << 32) | s[1]) >> (8 * (s[2] & 3)));
+        fx->int_result = true;
+        return 0;
     case V_SQ_ALU_OP3__BFI_INT: *r = (s[0] & s[1]) | (~s[0] & s[2]); fx->int_result = true; return 0;
     case V_SQ_ALU_OP3__MULADD_UINT24:
         *r = (s[0] & 0xFFFFFFu) * (s[1] & 0xFFFFFFu) + s[2];
@@ -209,8 +351,13 @@ int eg_alu_eval(bool op3, unsigned op, const uint32_t s[3], uint32_t *r, struct 
     case V_SQ_ALU_OP2__RECIPSQRT_CLAMPED:
     case V_SQ_ALU_OP2__RECIPSQRT_FF: f = clamp_inf(1.0f / sqrtf(a)); break;
     case V_SQ_ALU_OP2__SQRT_IEEE: f = sqrtf(a); break;
-    case V_SQ_ALU_OP2__SIN: f = sinf(a); break;
-    case V_SQ_ALU_OP2__COS: f = cosf(a); break;
+    case V_SQ_ALU_OP2__SIN: f = trig(a, false); break;
+    case V_SQ_ALU_OP2__COS: f = trig(a, true); break;
+    case V_SQ_ALU_OP2__FLT16_TO_FLT32: f = eg_half_to_float(ua); break;
+    case V_SQ_ALU_OP2__UBYTE0_FLT: f = (float)(ua & 0xFF); break;
+    case V_SQ_ALU_OP2__UBYTE1_FLT: f = (float)((ua >> 8) & 0xFF); break;
+    case V_SQ_ALU_OP2__UBYTE2_FLT: f = (float)((ua >> 16) & 0xFF); break;
+    case V_SQ_ALU_OP2__UBYTE3_FLT: f = (float)(ua >> 24); break;
     case V_SQ_ALU_OP2__INT_TO_FLT: f = (float)ia; break;
     case V_SQ_ALU_OP2__UINT_TO_FLT: f = (float)ua; break;
     default:
@@ -218,6 +365,20 @@ int eg_alu_eval(bool op3, unsigned op, const uint32_t s[3], uint32_t *r, struct 
         switch (op) {
         case V_SQ_ALU_OP2__FLT_TO_INT: *r = (uint32_t)flt_to_int(a); return 0;
         case V_SQ_ALU_OP2__FLT_TO_UINT: *r = flt_to_uint(a); return 0;
+        case V_SQ_ALU_OP2__FLT_TO_INT_FLOOR: *r = (uint32_t)flt_to_int_floor(a); return 0;
+        case V_SQ_ALU_OP2__FLT_TO_INT_RPI: *r = (uint32_t)flt_to_int_rpi(a); return 0;
+        case V_SQ_ALU_OP2__FLT32_TO_FLT16: *r = flt32_to_flt16(a); return 0;
+        case V_SQ_ALU_OP2__ADDC_UINT: *r = ua + ub < ua; return 0;
+        case V_SQ_ALU_OP2__SUBB_UINT: *r = ua < ub; return 0;
+        case V_SQ_ALU_OP2__RECIP_UINT: *r = recip_uint(ua); return 0;
+        case V_SQ_ALU_OP2__RECIP_INT: *r = recip_int(ia); return 0;
+        case V_SQ_ALU_OP2__BFM_INT: *r = ((1u << (ua & 31)) - 1) << (ub & 31); return 0;
+        case V_SQ_ALU_OP2__FFBH_UINT: *r = ffbh_uint(ua); return 0;
+        case V_SQ_ALU_OP2__FFBH_INT: *r = ffbh_int(ua); return 0;
+        case V_SQ_ALU_OP2__FFBL_INT: *r = ua ? (uint32_t)__builtin_ctz(ua) : 0xFFFFFFFFu; return 0;
+        case V_SQ_ALU_OP2__MULHI_UINT24:
+            *r = (uint32_t)(((uint64_t)(ua & 0xFFFFFFu) * (ub & 0xFFFFFFu)) >> 32);
+            return 0;
         case V_SQ_ALU_OP2__AND_INT: *r = ua & ub; return 0;
         case V_SQ_ALU_OP2__OR_INT: *r = ua | ub; return 0;
         case V_SQ_ALU_OP2__XOR_INT: *r = ua ^ ub; return 0;
@@ -250,5 +411,97 @@ int eg_alu_eval(bool op3, unsigned op, const uint32_t s[3], uint32_t *r, struct 
         }
     }
     *r = eg_f2u(f);
+    return 0;
+}
+
+bool eg_alu_is_group_op(bool op3, unsigned op)
+{
+    return !op3 && (op == V_SQ_ALU_OP2__DOT4 || op == V_SQ_ALU_OP2__DOT4_IEEE || op == V_SQ_ALU_OP2__MAX4 ||
+                    op == V_SQ_ALU_OP2__CUBE || op == V_SQ_ALU_OP2__DOT || op == V_SQ_ALU_OP2__DOT_IEEE);
+}
+
+/* CUBE (nir_op_cube_amd, which Mesa emits as CUBE with src0 = (z, z, x, y),
+ * src1 = (y, x, z, z) over slots x..w): the face whose axis has the largest
+ * magnitude, ties going to z, then y (the order nir's definition and GCN's
+ * V_CUBEID document; the Evergreen document gives none), and the face's
+ * s / t coordinates and twice the signed major axis:
+ *   slot x: t, slot y: s, slot z: 2 * major axis, slot w: face id (float). */
+static void cube(float x, float y, float z, uint32_t out[4])
+{
+    float ax = fabsf(x), ay = fabsf(y), az = fabsf(z), s, t, ma, id;
+    if (az >= ax && az >= ay) {
+        ma = z;
+        id = z >= 0 ? 4.0f : 5.0f;
+        s = z >= 0 ? x : -x;
+        t = -y;
+    } else if (ay >= ax) {
+        ma = y;
+        id = y >= 0 ? 2.0f : 3.0f;
+        s = x;
+        t = y >= 0 ? z : -z;
+    } else {
+        ma = x;
+        id = x >= 0 ? 0.0f : 1.0f;
+        s = x >= 0 ? -z : z;
+        t = -y;
+    }
+    out[0] = eg_f2u(t);
+    out[1] = eg_f2u(s);
+    out[2] = eg_f2u(2.0f * ma);
+    out[3] = eg_f2u(id);
+}
+
+int eg_alu_eval_group(const struct eg_alu_group_slot slot[4], uint32_t result[4], const char **why)
+{
+    bool any4 = false;
+    for (int k = 0; k < 4; k++)
+        if (slot[k].used && eg_alu_is_group_op(slot[k].op3, slot[k].op) && slot[k].op != V_SQ_ALU_OP2__DOT &&
+            slot[k].op != V_SQ_ALU_OP2__DOT_IEEE)
+            any4 = true;
+    if (any4) {
+        /* four-slot ops: each of x..w contributes, all get the result (CUBE:
+         * each its own component) */
+        unsigned op = 0;
+        for (int k = 0; k < 4; k++)
+            if (slot[k].used && eg_alu_is_group_op(false, slot[k].op))
+                op = slot[k].op;
+        for (int k = 0; k < 4; k++)
+            if (!slot[k].used || slot[k].op3 || slot[k].op != op) {
+                *why = "needs all four vector slots";
+                return -1;
+            }
+        float a[4], b[4];
+        for (int k = 0; k < 4; k++)
+            a[k] = eg_u2f(slot[k].src[0]), b[k] = eg_u2f(slot[k].src[1]);
+        if (op == V_SQ_ALU_OP2__CUBE) {
+            cube(a[2], a[3], a[0], result);
+            return 0;
+        }
+        float acc = op == V_SQ_ALU_OP2__MAX4 ? -INFINITY : 0.0f;
+        for (int k = 0; k < 4; k++) {
+            if (op == V_SQ_ALU_OP2__MAX4)
+                acc = a[k] >= acc ? a[k] : acc;
+            else
+                acc += op == V_SQ_ALU_OP2__DOT4 ? eg_mul_legacy(a[k], b[k]) : a[k] * b[k];
+        }
+        for (int k = 0; k < 4; k++)
+            result[k] = eg_f2u(acc);
+        return 0;
+    }
+    /* DOT / DOT_IEEE (Mesa r600_isa.c: AF_PREV_NEXT): the product plus the
+     * next slot's result; Mesa's sfn splits an n-component dot into DOTs in
+     * slots c .. c+n-2 and a MUL(_IEEE) in slot c+n-1, the sum landing in
+     * slot c.  So the slots are evaluated from w down. */
+    for (int k = 3; k >= 0; k--) {
+        if (!slot[k].used || !eg_alu_is_group_op(slot[k].op3, slot[k].op))
+            continue;
+        if (k == 3 || !slot[k + 1].used) {
+            *why = "DOT without an instruction in the next slot";
+            return -1;
+        }
+        float a = eg_u2f(slot[k].src[0]), b = eg_u2f(slot[k].src[1]);
+        float p = slot[k].op == V_SQ_ALU_OP2__DOT ? eg_mul_legacy(a, b) : a * b;
+        result[k] = eg_f2u(p + eg_u2f(result[k + 1]));
+    }
     return 0;
 }

@@ -487,6 +487,8 @@ static void print_tex(struct dis *d, size_t at)
             G_SQ_TEX_WORD1__COORD_TYPE_W(w1) ? 'N' : 'U');
     if (G_SQ_TEX_WORD1__LOD_BIAS(w1))
         fprintf(d->out, " LOD_BIAS:%d", G_SQ_TEX_WORD1__LOD_BIAS(w1));
+    if (G_SQ_TEX_WORD0__INST_MOD(w0))   /* GATHER4's component, LD's FMask read */
+        fprintf(d->out, " MODE:%u", G_SQ_TEX_WORD0__INST_MOD(w0));
     if (G_SQ_TEX_WORD2__OFFSET_X(w2) || G_SQ_TEX_WORD2__OFFSET_Y(w2) || G_SQ_TEX_WORD2__OFFSET_Z(w2))
         fprintf(d->out, " OFFSET:%d,%d,%d", G_SQ_TEX_WORD2__OFFSET_X(w2), G_SQ_TEX_WORD2__OFFSET_Y(w2),
                 G_SQ_TEX_WORD2__OFFSET_Z(w2));

@@ -4,11 +4,7 @@
  * format, offset, stride, endian swap (the formats and their conversion:
  * vtx_format.c); an element past the resource's size reads as 0 (w as 1),
  * as the hardware's range check does.
- * TEX SAMPLE / SAMPLE_L / SAMPLE_LZ / SAMPLE_LB / LD on the base level with
- * point or bilinear filtering and the WRAP / MIRROR / CLAMP_LAST_TEXEL /
- * MIRROR_ONCE_LAST_TEXEL / CLAMP_*BORDER address modes (HALF_BORDER treated
- * as BORDER).  Without neighbouring pixels there are no derivatives, so
- * SAMPLE uses LOD 0: the magnification filter; mip levels are not modelled. */
+ * TEX: see the TEX section below. */
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -113,7 +109,41 @@ int eg_exec_vtx(const struct eg_shader_env *env, union eg_vec4 *gpr, unsigned re
     return 0;
 }
 
-/* ---------------------------------------------------------------- TEX */
+/* ---------------------------------------------------------------- TEX
+ *
+ * The texture instructions as Mesa's sfn emits them (sfn_instr_tex.cpp,
+ * LowerTexToBackend): coordinates x, y, z (an array's layer in z, 1D
+ * arrays included, rounded by the shader and marked unnormalized), the
+ * explicit LOD or the bias in w (SAMPLE_L / _LB), the depth reference in w
+ * (SAMPLE_C, SAMPLE_C_LZ) or z (SAMPLE_C_L / _C_LB); LD: integer x, y, z,
+ * the level (from BASE_LEVEL) in w; an MSAA LD: the sample in w.  The
+ * instruction's OFFSET_X/Y/Z are in half texels (Mesa doubles the GLSL
+ * offset: TexInstr::get_offset).
+ *
+ * Level of detail (OpenGL 4.6 8.14): SAMPLE / SAMPLE_C / SAMPLE_LB take the
+ * implicit LOD, which needs the derivatives of neighbouring pixels
+ * (eg_tex_lod); one pixel runs at a time here, so it is that of zero
+ * derivatives, -inf, and MIN_LOD decides; SAMPLE_L takes w; SAMPLE_LB adds
+ * w to the implicit LOD; SAMPLE_LZ is level BASE_LEVEL with no bias.  The
+ * sampler's LOD_BIAS is added; LOD > 0 minifies (XY_MIN_FILTER), else
+ * magnifies; then the LOD is clamped to [MIN_LOD, MAX_LOD].  MIP_FILTER NONE reads
+ * BASE_LEVEL, POINT the nearest level (d = base + ceil(lod + 0.5) - 1 past
+ * lod 0.5), LINEAR blends floor(lod) and the next; levels stop at
+ * LAST_LEVEL.
+ *
+ * SAMPLE_C*: each texel read is replaced by the comparison of the reference
+ * with its x (DEPTH_COMPARE_FUNCTION, reference first: LESS passes when
+ * ref < texel), 1.0 or 0.0 in every component, before filtering.
+ * GATHER4 (INST_MOD: the component): the four texels of the bilinear
+ * footprint in the order x = (i1, j0), y = (i0, j1), z = (i1, j1),
+ * w = (i0, j0) -- the order Mesa's destination swizzle (1, 2, 0, 3) on
+ * Evergreen turns into OpenGL's.  GET_NUMBER_OF_SAMPLES: the count in w
+ * (Mesa reads it with DST_SEL (W, mask, mask, mask)).
+ *
+ * Address modes: WRAP / MIRROR / CLAMP_LAST_TEXEL / MIRROR_ONCE_LAST_TEXEL
+ * / CLAMP_*BORDER / the half-border forms (see half_border).  Not modelled
+ * (a fault): SAMPLE_G*, GET/SET_GRADIENTS_*, SET_TEXTURE_OFFSETS,
+ * GATHER4_O*, GET_LOD, cube maps. */
 
 /* Texel coordinate i in [0, size) per address mode, or -1 for the border.
  * 64-bit, so the bilinear neighbour (+1) and the instruction's offset of a
@@ -148,17 +178,74 @@ static int wrap(int64_t i, int64_t size, unsigned mode)
     }
 }
 
-static int texel(const struct eg_shader_env *env, unsigned res, const struct eg_tex_resource *tr,
-                 const struct eg_tex_sampler *s, int64_t x, int64_t y, int64_t z, union eg_vec4 *out, char *msg,
-                 size_t msglen)
+/* Size of mip level `level` of a dimension: halved per level, at least 1. */
+static unsigned level_size(unsigned size, unsigned level)
 {
-    int wx = wrap(x, tr->width, s->clamp_x), wy = wrap(y, tr->height, s->clamp_y);
-    int wz = wrap(z, tr->depth, s->clamp_z);
+    return level < 32 && size >> level ? size >> level : 1;
+}
+
+/* One TEX instruction's fetch state. */
+struct tex_fetch {
+    const struct eg_shader_env *env;
+    unsigned res;
+    const struct eg_tex_resource *tr;
+    struct eg_tex_sampler s;
+    unsigned level;             /* the level being read */
+    unsigned size[3];           /* its texels per dimension */
+    bool compare;               /* SAMPLE_C*: texels become comparison results */
+    float ref;
+    char *msg;
+    size_t msglen;
+};
+
+static void set_level(struct tex_fetch *f, unsigned level)
+{
+    const struct eg_tex_resource *tr = f->tr;
+    f->level = level;
+    f->size[0] = level_size(tr->width, level);
+    f->size[1] = level_size(tr->height, level);
+    f->size[2] = tr->dim == V_SQ_TEX_DIM__SQ_TEX_DIM_3D ? level_size(tr->depth, level) : tr->depth;
+}
+
+static bool depth_compare(unsigned func, float ref, float t)
+{
+    switch (func) {
+    case V_SQ_TEX_DEPTH_COMPARE__SQ_TEX_DEPTH_COMPARE_LESS: return ref < t;
+    case V_SQ_TEX_DEPTH_COMPARE__SQ_TEX_DEPTH_COMPARE_EQUAL: return ref == t;
+    case V_SQ_TEX_DEPTH_COMPARE__SQ_TEX_DEPTH_COMPARE_LESSEQUAL: return ref <= t;
+    case V_SQ_TEX_DEPTH_COMPARE__SQ_TEX_DEPTH_COMPARE_GREATER: return ref > t;
+    case V_SQ_TEX_DEPTH_COMPARE__SQ_TEX_DEPTH_COMPARE_NOTEQUAL: return ref != t;
+    case V_SQ_TEX_DEPTH_COMPARE__SQ_TEX_DEPTH_COMPARE_GREATEREQUAL: return ref >= t;
+    case V_SQ_TEX_DEPTH_COMPARE__SQ_TEX_DEPTH_COMPARE_ALWAYS: return true;
+    default: return false;  /* NEVER */
+    }
+}
+
+/* Texel (x, y, z) of the current level under sampler modes `s`. */
+static int texel(struct tex_fetch *f, const struct eg_tex_sampler *s, int64_t x, int64_t y, int64_t z,
+                 union eg_vec4 *out)
+{
+    int wx = wrap(x, f->size[0], s->clamp_x), wy = wrap(y, f->size[1], s->clamp_y);
+    int wz = wrap(z, f->size[2], s->clamp_z);
+    int r;
     if (wx < 0 || wy < 0 || wz < 0) {
         *out = s->border;
-        return 0;
+        r = 0;
+    } else if (f->level) {
+        if (!f->env->texel_level) {
+            snprintf(f->msg, f->msglen, "texture resource %u: mip level %u without a texel_level callback", f->res,
+                     f->level);
+            return -1;
+        }
+        r = f->env->texel_level(f->env->ctx, f->res, f->level, wx, wy, wz, out, f->msg, f->msglen);
+    } else {
+        r = f->env->texel(f->env->ctx, f->res, wx, wy, wz, 0, out, f->msg, f->msglen);
     }
-    return env->texel(env->ctx, res, wx, wy, wz, 0, out, msg, msglen);
+    if (!r && f->compare) {
+        float c = depth_compare(f->s.compare, f->ref, out->f[0]) ? 1.0f : 0.0f;
+        out->f[0] = out->f[1] = out->f[2] = out->f[3] = c;
+    }
+    return r;
 }
 
 /* floorf(v) as a texel coordinate.  Converting a NaN or a float outside the
@@ -214,17 +301,12 @@ static int64_t array_layer(float r, unsigned layers)
     return l < 0 ? 0 : l >= (int64_t)layers ? (int64_t)layers - 1 : l;
 }
 
-/* GET_TEXTURE_RESINFO: the size of mip level `lod` (width, height, depth
- * halved per level and at least 1; array layers are not: a 1D array's in
- * y, a 2D array's in z) and the level count. */
-static unsigned level_size(unsigned size, unsigned lod)
-{
-    return size >> lod ? size >> lod : 1;
-}
-
+/* GET_TEXTURE_RESINFO: the size of level BASE_LEVEL + lod (width, height,
+ * depth halved per level and at least 1; array layers are not: a 1D
+ * array's in y, a 2D array's in z) and the level count. */
 static void resinfo(const struct eg_tex_resource *tr, int32_t lod, union eg_vec4 *v)
 {
-    unsigned l = lod < 0 ? 0 : lod > 31 ? 31 : (unsigned)lod;
+    unsigned l = tr->base_level + (lod < 0 ? 0 : lod > 31 ? 31 : (unsigned)lod);
     v->u[0] = level_size(tr->width, l);
     if (tr->dim == V_SQ_TEX_DIM__SQ_TEX_DIM_1D_ARRAY) {
         v->u[1] = tr->depth;
@@ -265,13 +347,123 @@ static int msaa_ld(const struct eg_shader_env *env, unsigned res, const struct e
     return env->texel(env->ctx, res, (int)x, (int)y, (int)z, sample, v, msg, msglen);
 }
 
+/* LD of a single-sample texture: integer texel coordinates in the source's
+ * bits, the level from BASE_LEVEL in w; outside the level: zeros (the
+ * border of CLAMP_BORDER with a transparent black border). */
+static int plain_ld(struct tex_fetch *f, const union eg_vec4 *src, const uint32_t w[4], const int offs[3],
+                    union eg_vec4 *v)
+{
+    const struct eg_tex_resource *tr = f->tr;
+    int32_t ix = (int32_t)src->u[G_SQ_TEX_WORD2__SRC_SEL_X(w[2]) & 3];
+    int32_t iy = (int32_t)src->u[G_SQ_TEX_WORD2__SRC_SEL_Y(w[2]) & 3];
+    int32_t iz = (int32_t)src->u[G_SQ_TEX_WORD2__SRC_SEL_Z(w[2]) & 3];
+    int32_t lod = (int32_t)src->u[G_SQ_TEX_WORD2__SRC_SEL_W(w[2]) & 3];
+    memset(v, 0, sizeof *v);
+    if (lod < 0 || (int64_t)tr->base_level + lod > tr->last_level)
+        return 0;
+    set_level(f, tr->base_level + (unsigned)lod);
+    int64_t x = (int64_t)ix + offs[0], y = (int64_t)iy + offs[1], z = 0;
+    if (tr->dim == V_SQ_TEX_DIM__SQ_TEX_DIM_1D || tr->dim == V_SQ_TEX_DIM__SQ_TEX_DIM_1D_ARRAY)
+        y = 0;
+    if (tr->dim == V_SQ_TEX_DIM__SQ_TEX_DIM_1D_ARRAY || tr->dim == V_SQ_TEX_DIM__SQ_TEX_DIM_2D_ARRAY)
+        z = iz;
+    else if (tr->dim == V_SQ_TEX_DIM__SQ_TEX_DIM_3D)
+        z = (int64_t)iz + offs[2];
+    struct eg_tex_sampler s = f->s;
+    s.clamp_x = s.clamp_y = s.clamp_z = V_SQ_TEX_CLAMP__SQ_TEX_CLAMP_BORDER;
+    memset(&s.border, 0, sizeof s.border);
+    return texel(f, &s, x, y, z, v);
+}
+
+/* The four texels of the bilinear footprint around u (texels) and their
+ * weights' fractions. */
+static int footprint(struct tex_fetch *f, const float u[2], int64_t z, union eg_vec4 q[4], float *ax, float *ay)
+{
+    float fx = u[0] - 0.5f, fy = u[1] - 0.5f;
+    int64_t x0 = texel_coord(fx), y0 = texel_coord(fy);
+    *ax = fx - (float)x0;
+    *ay = fy - (float)y0;
+    for (int k = 0; k < 4; k++)     /* (i0,j0), (i1,j0), (i0,j1), (i1,j1) */
+        if (texel(f, &f->s, x0 + (k & 1), y0 + (k >> 1), z, &q[k]))
+            return -1;
+    return 0;
+}
+
+/* Filter the current level at coordinates c (normalized per norm[]) plus
+ * offsets (texels): point or bilinear per `filter`; gather >= 0: the
+ * footprint's component `gather` instead. */
+static int filter_level(struct tex_fetch *f, const float c[3], const bool norm[3], const float offs[3],
+                        unsigned filter, int gather, union eg_vec4 *v)
+{
+    const struct eg_tex_resource *tr = f->tr;
+    bool array1d = tr->dim == V_SQ_TEX_DIM__SQ_TEX_DIM_1D_ARRAY, array2d = tr->dim == V_SQ_TEX_DIM__SQ_TEX_DIM_2D_ARRAY;
+    float u[3];
+    for (int k = 0; k < 3; k++)
+        u[k] = (norm[k] ? c[k] * (float)f->size[k] : c[k]) + offs[k];
+    /* z: the slice of a 3D texture, the layer of an array; 0 else */
+    int64_t z = 0;
+    if (array1d || array2d)
+        z = array_layer(c[2], tr->depth);
+    if (array1d || tr->dim == V_SQ_TEX_DIM__SQ_TEX_DIM_1D)
+        u[1] = 0.5f; /* the one row: no filtering or border across it */
+    const unsigned mode[3] = { f->s.clamp_x, f->s.clamp_y, f->s.clamp_z };
+    for (int k = 0; k < 3; k++)
+        if (half_border(mode[k]))
+            u[k] = half_border_coord(u[k], f->size[k], mode[k]);
+    if (tr->dim == V_SQ_TEX_DIM__SQ_TEX_DIM_3D)
+        z = texel_coord(u[2]);
+    f->s.clamp_z = point_mode(f->s.clamp_z); /* z is point sampled (Z_FILTER is not modelled) */
+    if (gather >= 0 || filter == V_SQ_TEX_XY_FILTER__SQ_TEX_XY_FILTER_BILINEAR) {
+        union eg_vec4 q[4];
+        float ax, ay;
+        if (footprint(f, u, z, q, &ax, &ay))
+            return -1;
+        if (gather >= 0) {
+            v->u[0] = q[1].u[gather];
+            v->u[1] = q[2].u[gather];
+            v->u[2] = q[3].u[gather];
+            v->u[3] = q[0].u[gather];
+            return 0;
+        }
+        for (int ch = 0; ch < 4; ch++)
+            v->f[ch] = (q[0].f[ch] * (1 - ax) + q[1].f[ch] * ax) * (1 - ay) +
+                       (q[2].f[ch] * (1 - ax) + q[3].f[ch] * ax) * ay;
+        return 0;
+    }
+    struct eg_tex_sampler p = f->s;
+    p.clamp_x = point_mode(f->s.clamp_x);
+    p.clamp_y = point_mode(f->s.clamp_y);
+    return texel(f, &p, texel_coord(u[0]), texel_coord(u[1]), z, v);
+}
+
+float eg_tex_lod(const float ddx[3], const float ddy[3], const unsigned size[3], unsigned dims)
+{
+    /* OpenGL 4.6 (8.4)-(8.6): rho = max of the scaled derivative lengths */
+    double lx = 0, ly = 0;
+    for (unsigned k = 0; k < dims && k < 3; k++) {
+        double a = (double)ddx[k] * size[k], b = (double)ddy[k] * size[k];
+        lx += a * a;
+        ly += b * b;
+    }
+    double rho = sqrt(lx > ly ? lx : ly);
+    return rho > 0 ? (float)log2(rho) : -INFINITY;
+}
+
 int eg_exec_tex(const struct eg_shader_env *env, union eg_vec4 *gpr, unsigned res_base, unsigned sampler_base,
                 const uint32_t w[4], char *msg, size_t msglen)
 {
     unsigned inst = G_SQ_TEX_WORD0__TEX_INST(w[0]);
     bool ld = inst == V_SQ_TEX_INST__LD, info = inst == V_SQ_TEX_INST__GET_TEXTURE_RESINFO;
-    if (!ld && !info && inst != V_SQ_TEX_INST__SAMPLE && inst != V_SQ_TEX_INST__SAMPLE_L &&
-        inst != V_SQ_TEX_INST__SAMPLE_LZ && inst != V_SQ_TEX_INST__SAMPLE_LB) {
+    bool nsamples = inst == V_SQ_TEX_INST__GET_NUMBER_OF_SAMPLES;
+    bool cmp = inst == V_SQ_TEX_INST__SAMPLE_C || inst == V_SQ_TEX_INST__SAMPLE_C_L ||
+               inst == V_SQ_TEX_INST__SAMPLE_C_LB || inst == V_SQ_TEX_INST__SAMPLE_C_LZ ||
+               inst == V_SQ_TEX_INST__GATHER4_C;
+    bool gather = inst == V_SQ_TEX_INST__GATHER4 || inst == V_SQ_TEX_INST__GATHER4_C;
+    bool explicit_lod = inst == V_SQ_TEX_INST__SAMPLE_L || inst == V_SQ_TEX_INST__SAMPLE_C_L;
+    bool bias = inst == V_SQ_TEX_INST__SAMPLE_LB || inst == V_SQ_TEX_INST__SAMPLE_C_LB;
+    bool lz = inst == V_SQ_TEX_INST__SAMPLE_LZ || inst == V_SQ_TEX_INST__SAMPLE_C_LZ || gather;
+    if (!ld && !info && !nsamples && !cmp && !gather && !explicit_lod && !bias && !lz &&
+        inst != V_SQ_TEX_INST__SAMPLE) {
         snprintf(msg, msglen, "unsupported TEX_INST %u", inst);
         return -1;
     }
@@ -285,94 +477,89 @@ int eg_exec_tex(const struct eg_shader_env *env, union eg_vec4 *gpr, unsigned re
     }
     unsigned res = res_base + G_SQ_TEX_WORD0__RESOURCE_ID(w[0]);
     struct eg_tex_resource tr;
-    struct eg_tex_sampler s = { 0 };
+    struct tex_fetch f = { .env = env, .res = res, .tr = &tr, .msg = msg, .msglen = msglen };
     if (env->tex_resource(env->ctx, res, &tr, msg, msglen))
         return -1;
-    if (!ld && !info &&
-        env->tex_sampler(env->ctx, sampler_base + G_SQ_TEX_WORD2__SAMPLER_ID(w[2]), res, &s, msg, msglen))
+    bool sampled = !ld && !info && !nsamples;
+    if (sampled &&
+        env->tex_sampler(env->ctx, sampler_base + G_SQ_TEX_WORD2__SAMPLER_ID(w[2]), res, &f.s, msg, msglen))
         return -1;
     if (!tr.width || !tr.height || !tr.depth) {
         snprintf(msg, msglen, "texture resource %u has a zero size", res);
         return -1;
     }
+    if (tr.last_level < tr.base_level)
+        tr.last_level = tr.base_level;
     const union eg_vec4 *src = &gpr[G_SQ_TEX_WORD0__SRC_GPR(w[0])];
     const unsigned sel[4] = { G_SQ_TEX_WORD1__DST_SEL_X(w[1]), G_SQ_TEX_WORD1__DST_SEL_Y(w[1]),
                               G_SQ_TEX_WORD1__DST_SEL_Z(w[1]), G_SQ_TEX_WORD1__DST_SEL_W(w[1]) };
-    union eg_vec4 v, t;
-    if (info) {
-        resinfo(&tr, (int32_t)src->u[G_SQ_TEX_WORD2__SRC_SEL_X(w[2]) & 3], &v);
+    union eg_vec4 v = { .u = { 0, 0, 0, 0 } }, t;
+    if (info || nsamples) {
+        if (info)
+            resinfo(&tr, (int32_t)src->u[G_SQ_TEX_WORD2__SRC_SEL_X(w[2]) & 3], &v);
+        else
+            v.u[3] = tr.samples ? tr.samples : 1;
         write_sel(&gpr[G_SQ_TEX_WORD1__DST_GPR(w[1])], &v, sel, true);
         return 0;
     }
     float c[4] = { coord_value(src, G_SQ_TEX_WORD2__SRC_SEL_X(w[2])), coord_value(src, G_SQ_TEX_WORD2__SRC_SEL_Y(w[2])),
                    coord_value(src, G_SQ_TEX_WORD2__SRC_SEL_Z(w[2])), coord_value(src, G_SQ_TEX_WORD2__SRC_SEL_W(w[2])) };
-    int offs[3] = { G_SQ_TEX_WORD2__OFFSET_X(w[2]), G_SQ_TEX_WORD2__OFFSET_Y(w[2]), G_SQ_TEX_WORD2__OFFSET_Z(w[2]) };
-    bool array1d = tr.dim == V_SQ_TEX_DIM__SQ_TEX_DIM_1D_ARRAY, array2d = tr.dim == V_SQ_TEX_DIM__SQ_TEX_DIM_2D_ARRAY;
+    /* offsets: half texels; LD's integer ones rounded down */
+    const int hofs[3] = { G_SQ_TEX_WORD2__OFFSET_X(w[2]), G_SQ_TEX_WORD2__OFFSET_Y(w[2]), G_SQ_TEX_WORD2__OFFSET_Z(w[2]) };
     bool msaa = tr.dim == V_SQ_TEX_DIM__SQ_TEX_DIM_2D_MSAA || tr.dim == V_SQ_TEX_DIM__SQ_TEX_DIM_2D_ARRAY_MSAA;
     if (msaa && !ld) {
         snprintf(msg, msglen, "texture resource %u: an MSAA texture is read with LD only (TEX_INST %u)", res, inst);
         return -1;
     }
-    if (ld && msaa) {
-        if (msaa_ld(env, res, &tr, src, w, offs, &v, msg, msglen))
-            return -1;
-    } else if (ld) {
-        /* integer texel coordinates in the source's bits, as the hardware's LD reads them */
-        uint32_t ux = src->u[G_SQ_TEX_WORD2__SRC_SEL_X(w[2]) & 3], uy = src->u[G_SQ_TEX_WORD2__SRC_SEL_Y(w[2]) & 3];
-        uint32_t uz = src->u[G_SQ_TEX_WORD2__SRC_SEL_Z(w[2]) & 3];
-        int64_t y = (int64_t)(int32_t)uy + offs[1], z = 0;
-        if (tr.dim == V_SQ_TEX_DIM__SQ_TEX_DIM_1D)
-            y = 0;
-        else if (array1d)
-            z = (int32_t)uy, y = 0;
-        else if (array2d)
-            z = (int32_t)uz;
-        else if (tr.dim == V_SQ_TEX_DIM__SQ_TEX_DIM_3D)
-            z = (int64_t)(int32_t)uz + offs[2];
-        s.clamp_x = s.clamp_y = s.clamp_z = V_SQ_TEX_CLAMP__SQ_TEX_CLAMP_BORDER;
-        if (texel(env, res, &tr, &s, (int64_t)(int32_t)ux + offs[0], y, z, &v, msg, msglen))
+    if (ld) {
+        const int iofs[3] = { hofs[0] >> 1, hofs[1] >> 1, hofs[2] >> 1 };
+        if (msaa ? msaa_ld(env, res, &tr, src, w, iofs, &v, msg, msglen) : plain_ld(&f, src, w, iofs, &v))
             return -1;
     } else {
         const bool norm[3] = { G_SQ_TEX_WORD1__COORD_TYPE_X(w[1]), G_SQ_TEX_WORD1__COORD_TYPE_Y(w[1]),
                                G_SQ_TEX_WORD1__COORD_TYPE_Z(w[1]) };
-        const unsigned size[3] = { tr.width, tr.height, tr.depth };
-        float u[3];
-        for (int k = 0; k < 3; k++)
-            u[k] = (norm[k] ? c[k] * (float)size[k] : c[k]) + (float)offs[k];
-        float lod = inst == V_SQ_TEX_INST__SAMPLE_L ? c[3] : 0.0f;
-        unsigned filter = lod > 0.0f ? s.min_filter : s.mag_filter;
-        /* z: the slice of a 3D texture, the layer of an array; 0 else */
-        int64_t z = tr.dim == V_SQ_TEX_DIM__SQ_TEX_DIM_3D ? texel_coord(u[2]) : 0;
-        if (array1d)
-            z = array_layer(c[1], tr.depth);
-        else if (array2d)
-            z = array_layer(c[2], tr.depth);
-        if (array1d || tr.dim == V_SQ_TEX_DIM__SQ_TEX_DIM_1D)
-            u[1] = 0.5f; /* the one row: no filtering or border across it */
-        const unsigned mode[3] = { s.clamp_x, s.clamp_y, s.clamp_z };
-        for (int k = 0; k < 3; k++)
-            if (half_border(mode[k]))
-                u[k] = half_border_coord(u[k], size[k], mode[k]);
-        if (tr.dim == V_SQ_TEX_DIM__SQ_TEX_DIM_3D)
-            z = texel_coord(u[2]);
-        s.clamp_z = point_mode(s.clamp_z); /* z is point sampled (Z_FILTER is not modelled) */
-        if (filter == V_SQ_TEX_XY_FILTER__SQ_TEX_XY_FILTER_BILINEAR) {
-            float fx = u[0] - 0.5f, fy = u[1] - 0.5f;
-            int64_t x0 = texel_coord(fx), y0 = texel_coord(fy);
-            float ax = fx - (float)x0, ay = fy - (float)y0;
-            union eg_vec4 q[4];
-            for (int k = 0; k < 4; k++)
-                if (texel(env, res, &tr, &s, x0 + (k & 1), y0 + (k >> 1), z, &q[k], msg, msglen))
-                    return -1;
-            for (int ch = 0; ch < 4; ch++)
-                v.f[ch] = (q[0].f[ch] * (1 - ax) + q[1].f[ch] * ax) * (1 - ay) +
-                          (q[2].f[ch] * (1 - ax) + q[3].f[ch] * ax) * ay;
-        } else {
-            struct eg_tex_sampler p = s;
-            p.clamp_x = point_mode(s.clamp_x);
-            p.clamp_y = point_mode(s.clamp_y);
-            if (texel(env, res, &tr, &p, texel_coord(u[0]), texel_coord(u[1]), z, &v, msg, msglen))
+        const float offs[3] = { (float)hofs[0] * 0.5f, (float)hofs[1] * 0.5f, (float)hofs[2] * 0.5f };
+        f.compare = cmp;
+        f.ref = explicit_lod || bias ? c[2] : c[3];
+        /* level of detail */
+        float lod = lz ? 0.0f : explicit_lod ? c[3] : -INFINITY;
+        if (bias)
+            lod += c[3];
+        if (!lz)
+            lod += f.s.lod_bias;
+        /* minification is decided before the MIN/MAX_LOD clamp: Mesa
+         * programs MAX_LOD = MIN_LOD when the mip filter is NONE, which
+         * would otherwise turn every non-mipmapped GL_LINEAR minification
+         * into magnification (the ISA document does not say; chosen so) */
+        unsigned filter = lod > 0.0f ? f.s.min_filter : f.s.mag_filter;
+        lod = isnan(lod) ? f.s.min_lod : lod < f.s.min_lod ? f.s.min_lod : lod > f.s.max_lod ? f.s.max_lod : lod;
+        unsigned l0 = tr.base_level, l1 = l0;
+        float frac = 0.0f;
+        if (lod > 0.0f && f.s.mip_filter == V_SQ_TEX_Z_FILTER__SQ_TEX_Z_FILTER_POINT) {
+            if (lod > 0.5f)
+                l0 += (unsigned)fminf(ceilf(lod + 0.5f) - 1.0f, 31.0f);
+            l1 = l0;
+        } else if (lod > 0.0f && f.s.mip_filter == V_SQ_TEX_Z_FILTER__SQ_TEX_Z_FILTER_LINEAR) {
+            float fl = floorf(lod);
+            l0 += (unsigned)fminf(fl, 31.0f);
+            l1 = l0 + 1;
+            frac = lod - fl;
+        }
+        if (l0 > tr.last_level)
+            l0 = tr.last_level;
+        if (l1 > tr.last_level)
+            l1 = tr.last_level;
+        int comp = gather ? (int)G_SQ_TEX_WORD0__INST_MOD(w[0]) : -1;
+        set_level(&f, l0);
+        if (filter_level(&f, c, norm, offs, filter, comp, &v))
+            return -1;
+        if (l1 != l0 && frac > 0.0f) {
+            union eg_vec4 v1;
+            set_level(&f, l1);
+            if (filter_level(&f, c, norm, offs, filter, comp, &v1))
                 return -1;
+            for (int ch = 0; ch < 4; ch++)
+                v.f[ch] = v.f[ch] * (1.0f - frac) + v1.f[ch] * frac;
         }
     }
     /* the resource's swizzle, then the instruction's */

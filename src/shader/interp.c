@@ -299,62 +299,74 @@ static int exec_group(struct machine *m, struct slot *s, const uint32_t *lit, un
         }
     }
 
-    /* results */
-    for (int k = 0; k < EG_NSLOTS; k++) {
-        if (!s[k].used)
-            continue;
-        unsigned op = s[k].op;
-        s[k].fx = (struct alu_effects){ 0 };
-        if (!s[k].op3 && (op == V_SQ_ALU_OP2__DOT4 || op == V_SQ_ALU_OP2__DOT4_IEEE || op == V_SQ_ALU_OP2__MAX4)) {
-            /* four-slot reductions: each of x..w contributes, all get the result */
-            float acc = op == V_SQ_ALU_OP2__MAX4 ? -INFINITY : 0.0f;
-            for (int v = 0; v < 4; v++) {
-                if (!s[v].used || s[v].op3 || s[v].op != op)
-                    return fault(m, "%s needs all four vector slots", eg_alu_op_name(false, op));
-                float a = eg_u2f(s[v].src[0]), b = eg_u2f(s[v].src[1]);
-                if (op == V_SQ_ALU_OP2__MAX4)
-                    acc = a >= acc ? a : acc;
-                else
-                    acc += op == V_SQ_ALU_OP2__DOT4 ? eg_mul_legacy(a, b) : a * b;
-            }
-            if (k == EG_SLOT_T)
+    /* results: the single-slot ops, then the group ops (eg_alu_eval_group:
+     * DOT / DOT_IEEE add the next slot's finished result) */
+    bool group = false;
+    for (int pass = 0; pass < 2; pass++) {
+        for (int k = 0; k < EG_NSLOTS; k++) {
+            if (!s[k].used)
+                continue;
+            unsigned op = s[k].op;
+            bool gop = eg_alu_is_group_op(s[k].op3, op);
+            if (gop && k == EG_SLOT_T)
                 return fault(m, "%s in the trans slot", eg_alu_op_name(false, op));
-            s[k].result = eg_f2u(acc);
-        } else if (!s[k].op3 && is_interp(op)) {
-            if (exec_interp(m, s, k))
-                return -1;
-        } else if (!s[k].op3 && (op == V_SQ_ALU_OP2__INTERP_LOAD_P0 || op == V_SQ_ALU_OP2__INTERP_LOAD_P10 ||
-                                 op == V_SQ_ALU_OP2__INTERP_LOAD_P20)) {
-            const struct eg_ps_param *p = param_of(m, s[k].src_sel[0]);
-            if (!p)
-                return fault(m, "%s of a parameter the pixel has no value for", eg_alu_op_name(false, op));
-            unsigned c = s[k].src_chan[0];
-            float v = op == V_SQ_ALU_OP2__INTERP_LOAD_P0 ? p->p0[c] : op == V_SQ_ALU_OP2__INTERP_LOAD_P10 ? p->p10[c] : p->p20[c];
-            s[k].result = eg_f2u(v);
-        } else if (!s[k].op3 && op == V_SQ_ALU_OP2__MOVA_INT) {
-            /* AR = src0 as an integer, clamped to [-256, 255] (Evergreen
-             * ISA, MOVA_INT); it is what relative operands add */
-            int32_t a = (int32_t)s[k].src[0];
-            s[k].result = (uint32_t)(a < -256 ? -256 : a > 255 ? 255 : a);
-            s[k].fx.int_result = true;
-        } else if (eg_alu_eval(s[k].op3, op, s[k].src, &s[k].result, &s[k].fx)) {
-            const char *name = eg_alu_op_name(s[k].op3, op);
-            return fault(m, "unsupported ALU %s opcode 0x%02x (%s)", s[k].op3 ? "OP3" : "OP2", op, name ? name : "unknown");
-        }
-        /* output modifier and clamp apply to float results */
-        if (!s[k].fx.int_result) {
-            unsigned omod = s[k].op3 ? 0 : G_SQ_ALU_WORD1_OP2__OMOD(s[k].w1);
-            float f = eg_u2f(s[k].result);
-            if (omod == V_SQ_ALU_OMOD__M2)
-                f *= 2.0f;
-            else if (omod == V_SQ_ALU_OMOD__M4)
-                f *= 4.0f;
-            else if (omod == V_SQ_ALU_OMOD__D2)
-                f *= 0.5f;
-            if (G_SQ_ALU_WORD1_OP2__CLAMP(s[k].w1))
-                f = isnan(f) ? 0.0f : f < 0.0f ? 0.0f : f > 1.0f ? 1.0f : f;
-            if (omod || G_SQ_ALU_WORD1_OP2__CLAMP(s[k].w1))
-                s[k].result = eg_f2u(f);
+            if (gop != (pass == 1))
+                continue;
+            if (gop) {
+                if (!group) {
+                    struct eg_alu_group_slot g[4];
+                    uint32_t res[4];
+                    const char *why = "";
+                    for (int v = 0; v < 4; v++) {
+                        g[v] = (struct eg_alu_group_slot){ s[v].used, s[v].op3, s[v].op, { s[v].src[0], s[v].src[1] } };
+                        res[v] = s[v].result;
+                    }
+                    if (eg_alu_eval_group(g, res, &why))
+                        return fault(m, "%s %s", eg_alu_op_name(false, op), why);
+                    for (int v = 0; v < 4; v++)
+                        if (s[v].used && eg_alu_is_group_op(s[v].op3, s[v].op))
+                            s[v].result = res[v];
+                    group = true;
+                }
+                s[k].fx = (struct alu_effects){ 0 };
+            } else if (!s[k].op3 && is_interp(op)) {
+                s[k].fx = (struct alu_effects){ 0 };
+                if (exec_interp(m, s, k))
+                    return -1;
+            } else if (!s[k].op3 && (op == V_SQ_ALU_OP2__INTERP_LOAD_P0 || op == V_SQ_ALU_OP2__INTERP_LOAD_P10 ||
+                                     op == V_SQ_ALU_OP2__INTERP_LOAD_P20)) {
+                s[k].fx = (struct alu_effects){ 0 };
+                const struct eg_ps_param *p = param_of(m, s[k].src_sel[0]);
+                if (!p)
+                    return fault(m, "%s of a parameter the pixel has no value for", eg_alu_op_name(false, op));
+                unsigned c = s[k].src_chan[0];
+                float v = op == V_SQ_ALU_OP2__INTERP_LOAD_P0 ? p->p0[c] : op == V_SQ_ALU_OP2__INTERP_LOAD_P10 ? p->p10[c] : p->p20[c];
+                s[k].result = eg_f2u(v);
+            } else if (!s[k].op3 && op == V_SQ_ALU_OP2__MOVA_INT) {
+                /* AR = src0 as an integer, clamped to [-256, 255] (Evergreen
+                 * ISA, MOVA_INT); it is what relative operands add */
+                int32_t a = (int32_t)s[k].src[0];
+                s[k].fx = (struct alu_effects){ .int_result = true };
+                s[k].result = (uint32_t)(a < -256 ? -256 : a > 255 ? 255 : a);
+            } else if (eg_alu_eval(s[k].op3, op, s[k].src, &s[k].result, &s[k].fx)) {
+                const char *name = eg_alu_op_name(s[k].op3, op);
+                return fault(m, "unsupported ALU %s opcode 0x%02x (%s)", s[k].op3 ? "OP3" : "OP2", op, name ? name : "unknown");
+            }
+            /* output modifier and clamp apply to float results */
+            if (!s[k].fx.int_result) {
+                unsigned omod = s[k].op3 ? 0 : G_SQ_ALU_WORD1_OP2__OMOD(s[k].w1);
+                float f = eg_u2f(s[k].result);
+                if (omod == V_SQ_ALU_OMOD__M2)
+                    f *= 2.0f;
+                else if (omod == V_SQ_ALU_OMOD__M4)
+                    f *= 4.0f;
+                else if (omod == V_SQ_ALU_OMOD__D2)
+                    f *= 0.5f;
+                if (G_SQ_ALU_WORD1_OP2__CLAMP(s[k].w1))
+                    f = isnan(f) ? 0.0f : f < 0.0f ? 0.0f : f > 1.0f ? 1.0f : f;
+                if (omod || G_SQ_ALU_WORD1_OP2__CLAMP(s[k].w1))
+                    s[k].result = eg_f2u(f);
+            }
         }
     }
 

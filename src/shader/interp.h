@@ -20,6 +20,27 @@ struct alu_effects {
  * Returns 0, or -1 when the opcode is not modelled. */
 int eg_alu_eval(bool op3, unsigned op, const uint32_t src[3], uint32_t *result, struct alu_effects *fx);
 
+/* One vector slot of an ALU group as eg_alu_eval_group sees it: src are its
+ * (modified) sources. */
+struct eg_alu_group_slot {
+    bool used, op3;
+    unsigned op;
+    uint32_t src[2];
+};
+
+/* Whether the op reads other slots of its group: DOT4, DOT4_IEEE, MAX4,
+ * CUBE (all four vector slots), DOT, DOT_IEEE (the next slot's result). */
+bool eg_alu_is_group_op(bool op3, unsigned op);
+
+/* The results of the group ops among the vector slots x..w: result[k] is
+ * written for each slot k holding one; on input result[] holds the other
+ * slots' results (eg_alu_eval's), which DOT / DOT_IEEE add.  0, or -1 with
+ * *why set when the group is malformed. */
+int eg_alu_eval_group(const struct eg_alu_group_slot slot[4], uint32_t result[4], const char **why);
+
+/* The IEEE binary16 number in bits 0..15 of h (the bits above ignored). */
+float eg_half_to_float(uint32_t h);
+
 /* Legacy (DX9) multiply: 0 times anything, even Inf or NaN, is 0. */
 float eg_mul_legacy(float a, float b);
 
@@ -30,6 +51,13 @@ int eg_exec_vtx(const struct eg_shader_env *env, union eg_vec4 *gpr, unsigned re
                 char *msg, size_t msglen);
 int eg_exec_tex(const struct eg_shader_env *env, union eg_vec4 *gpr, unsigned res_base, unsigned sampler_base,
                 const uint32_t w[4], char *msg, size_t msglen);
+
+/* The implicit level of detail (OpenGL 4.6 8.14.1, without the bias and
+ * clamps): log2 of the larger of |d(s,t,r)/dx| and |d(s,t,r)/dy| in texels,
+ * from the normalized coordinates' derivatives over `dims` dimensions of a
+ * level of `size` texels; -inf for zero derivatives.  For SAMPLE / _LB once
+ * pixels run in quads (the neighbours' differences). */
+float eg_tex_lod(const float ddx[3], const float ddy[3], const unsigned size[3], unsigned dims);
 
 static inline float eg_u2f(uint32_t u)
 {

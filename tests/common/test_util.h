@@ -14,6 +14,20 @@
 #include "cedar/tiling.h"
 #include "tests/common/render_scene.h"
 
+/* --- float bits ----------------------------------------------------------- */
+
+static inline uint32_t test_f2u(float f)
+{
+    union { float f; uint32_t u; } c = { .f = f };
+    return c.u;
+}
+
+static inline float test_u2f(uint32_t u)
+{
+    union { float f; uint32_t u; } c = { .u = u };
+    return c.f;
+}
+
 /* --- files (test_files.c) ------------------------------------------------- */
 
 /* The whole file, malloc'd, with a NUL byte after its `*size` bytes so a
