@@ -16,7 +16,6 @@
  * map); the colour of fragment f lives in sample plane f of the colour
  * surface, so a pixel covered by one primitive stores its colour once.
  */
-#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
@@ -49,219 +48,6 @@ int rs_msg_fail(char *msg, size_t msglen, const char *fmt, ...)
     vsnprintf(msg, msglen, fmt, ap);
     va_end(ap);
     return -1;
-}
-
-/* ---- formats ---------------------------------------------------------------- */
-
-struct cb_format_info {
-    unsigned format;
-    unsigned comps, bits;        /* components and bits per component */
-};
-
-static const struct cb_format_info cb_formats[] = {
-    {V_CB_FORMAT__COLOR_8, 1, 8},
-    {V_CB_FORMAT__COLOR_8_8, 2, 8},
-    {V_CB_FORMAT__COLOR_8_8_8_8, 4, 8},
-    {V_CB_FORMAT__COLOR_32_FLOAT, 1, 32},
-    {V_CB_FORMAT__COLOR_32_32_32_32_FLOAT, 4, 32},
-};
-
-static const struct cb_format_info *format_info(unsigned format)
-{
-    for (unsigned i = 0; i < sizeof cb_formats / sizeof cb_formats[0]; i++)
-        if (cb_formats[i].format == format)
-            return &cb_formats[i];
-    return NULL;
-}
-
-/* Which RGBA component stored channel c holds, per COMP_SWAP (Mesa
- * r600_translate_colorswap: STD = XYZW, ALT = ZYXW, STD_REV = WZYX,
- * ALT_REV = YZWX for four channels; X / Y / Z / W, XY / XW / YX / WX for
- * one and two). */
-static unsigned swap_component(unsigned comps, unsigned swap, unsigned c)
-{
-    static const uint8_t four[4][4] = {
-        [V_CB_COMP_SWAP__SWAP_STD] = {0, 1, 2, 3},
-        [V_CB_COMP_SWAP__SWAP_ALT] = {2, 1, 0, 3},
-        [V_CB_COMP_SWAP__SWAP_STD_REV] = {3, 2, 1, 0},
-        [V_CB_COMP_SWAP__SWAP_ALT_REV] = {3, 0, 1, 2},
-    };
-    static const uint8_t two[4][2] = {
-        [V_CB_COMP_SWAP__SWAP_STD] = {0, 1},
-        [V_CB_COMP_SWAP__SWAP_ALT] = {0, 3},
-        [V_CB_COMP_SWAP__SWAP_STD_REV] = {1, 0},
-        [V_CB_COMP_SWAP__SWAP_ALT_REV] = {3, 0},
-    };
-    static const uint8_t one[4] = {0, 1, 2, 3};
-    if (comps == 4)
-        return four[swap & 3][c];
-    if (comps == 2)
-        return two[swap & 3][c];
-    return one[swap & 3];
-}
-
-static float srgb_encode(float v)
-{
-    if (!(v > 0.0f))
-        return 0.0f;
-    if (v >= 1.0f)
-        return 1.0f;
-    return v <= 0.0031308f ? v * 12.92f : 1.055f * powf(v, 1.0f / 2.4f) - 0.055f;
-}
-
-static float srgb_decode(float v)
-{
-    return v <= 0.04045f ? v / 12.92f : powf((v + 0.055f) / 1.055f, 2.4f);
-}
-
-/* float -> n-bit fixed point, round to nearest unless truncating. */
-static uint32_t to_unorm(float v, unsigned bits, bool truncate)
-{
-    float max = (float)((1u << bits) - 1u);
-    if (!(v > 0.0f))
-        return 0;
-    if (v >= 1.0f)
-        return (uint32_t)max;
-    float s = v * max;
-    return (uint32_t)(truncate ? s : s + 0.5f);
-}
-
-static uint32_t to_snorm(float v, unsigned bits, bool truncate)
-{
-    float max = (float)((1u << (bits - 1)) - 1u);
-    if (v != v)
-        v = 0.0f;
-    if (v < -1.0f)
-        v = -1.0f;
-    if (v > 1.0f)
-        v = 1.0f;
-    float s = v * max;
-    int32_t i = (int32_t)(truncate ? s : (s < 0 ? s - 0.5f : s + 0.5f));
-    return (uint32_t)i & ((1u << bits) - 1u);
-}
-
-static uint32_t to_int(float v, unsigned bits, bool is_signed)
-{
-    /* The shader exports integers as their bit patterns for UINT / SINT;
-     * for the SCALED types as float values.  Both end here clamped. */
-    double d = v != v ? 0.0 : (double)v;
-    double lo = is_signed ? -(double)(1u << (bits - 1)) : 0.0;
-    double hi = is_signed ? (double)((1u << (bits - 1)) - 1u) : (double)((1ull << bits) - 1u);
-    if (d < lo)
-        d = lo;
-    if (d > hi)
-        d = hi;
-    return (uint32_t)(int64_t)d & (uint32_t)((1ull << bits) - 1u);
-}
-
-void cb_pack(const struct cb_target *t, const float rgba[4], uint8_t *out)
-{
-    if (t->unorm8) {
-        /* the common case, as the general loop below computes it */
-        for (unsigned c = 0; c < t->comps; c++)
-            out[c] = (uint8_t)to_unorm(rgba[t->swizzle[c]], 8, t->round_truncate);
-        return;
-    }
-    const struct cb_format_info *f = format_info(t->format);
-    for (unsigned c = 0; c < f->comps; c++) {
-        float v = rgba[swap_component(f->comps, t->comp_swap, c)];
-        if (f->bits == 32) {
-            uint32_t u;
-            if (t->number_type == V_CB_NUMBER_TYPE__NUMBER_FLOAT)
-                memcpy(&u, &v, 4);
-            else if (t->number_type == V_CB_NUMBER_TYPE__NUMBER_UINT ||
-                     t->number_type == V_CB_NUMBER_TYPE__NUMBER_SINT)
-                memcpy(&u, &v, 4); /* integer exports are raw bits */
-            else
-                u = to_unorm(v, 32, t->round_truncate);
-            memcpy(out + c * 4, &u, 4);
-            continue;
-        }
-        uint32_t u;
-        switch (t->number_type) {
-        case V_CB_NUMBER_TYPE__NUMBER_SNORM:
-            u = to_snorm(v, f->bits, t->round_truncate);
-            break;
-        case V_CB_NUMBER_TYPE__NUMBER_UINT: {
-            uint32_t raw;
-            memcpy(&raw, &v, 4);
-            u = raw > 0xFFu ? 0xFFu : raw;
-            break;
-        }
-        case V_CB_NUMBER_TYPE__NUMBER_SINT: {
-            int32_t raw;
-            memcpy(&raw, &v, 4);
-            u = (uint32_t)(raw < -128 ? -128 : raw > 127 ? 127 : raw) & 0xFFu;
-            break;
-        }
-        case V_CB_NUMBER_TYPE__NUMBER_USCALED:
-            u = to_int(v, f->bits, false);
-            break;
-        case V_CB_NUMBER_TYPE__NUMBER_SSCALED:
-            u = to_int(v, f->bits, true);
-            break;
-        case V_CB_NUMBER_TYPE__NUMBER_SRGB:
-            /* alpha stays linear */
-            u = to_unorm(swap_component(f->comps, t->comp_swap, c) == 3 ? v : srgb_encode(v), f->bits,
-                         t->round_truncate);
-            break;
-        default:
-            u = to_unorm(v, f->bits, t->round_truncate);
-            break;
-        }
-        out[c] = (uint8_t)u;
-    }
-}
-
-void cb_unpack(const struct cb_target *t, const uint8_t *in, float rgba[4])
-{
-    const struct cb_format_info *f = format_info(t->format);
-    rgba[0] = rgba[1] = rgba[2] = 0.0f;
-    rgba[3] = 1.0f;
-    for (unsigned c = 0; c < f->comps; c++) {
-        unsigned comp = swap_component(f->comps, t->comp_swap, c);
-        float v;
-        if (f->bits == 32) {
-            uint32_t u;
-            memcpy(&u, in + c * 4, 4);
-            if (t->number_type == V_CB_NUMBER_TYPE__NUMBER_UNORM)
-                v = (float)((double)u / 4294967295.0);
-            else
-                memcpy(&v, &u, 4);
-        } else {
-            uint8_t u = in[c];
-            switch (t->number_type) {
-            case V_CB_NUMBER_TYPE__NUMBER_SNORM: {
-                float s = (float)(int8_t)u / 127.0f;
-                v = s < -1.0f ? -1.0f : s;
-                break;
-            }
-            case V_CB_NUMBER_TYPE__NUMBER_UINT: {
-                uint32_t raw = u;
-                memcpy(&v, &raw, 4);
-                break;
-            }
-            case V_CB_NUMBER_TYPE__NUMBER_SINT: {
-                int32_t raw = (int8_t)u;
-                memcpy(&v, &raw, 4);
-                break;
-            }
-            case V_CB_NUMBER_TYPE__NUMBER_USCALED:
-                v = (float)u;
-                break;
-            case V_CB_NUMBER_TYPE__NUMBER_SSCALED:
-                v = (float)(int8_t)u;
-                break;
-            case V_CB_NUMBER_TYPE__NUMBER_SRGB:
-                v = comp == 3 ? u / 255.0f : srgb_decode(u / 255.0f);
-                break;
-            default:
-                v = u / 255.0f;
-                break;
-            }
-        }
-        rgba[comp] = v;
-    }
 }
 
 /* ---- target set-up ---------------------------------------------------------- */
@@ -305,22 +91,10 @@ int cb_target_init(struct vc_render *r, struct cb_target *t, unsigned i, unsigne
     t->format = G_CB_COLOR_INFO__FORMAT(info);
     if (t->format == V_CB_FORMAT__COLOR_INVALID)
         return 1;
-    const struct cb_format_info *f = format_info(t->format);
-    if (!f)
-        return rs_fail(err, "CB%u: colour format %u is not supported by the model", i, t->format);
-    t->number_type = G_CB_COLOR_INFO__NUMBER_TYPE(info);
-    t->comp_swap = G_CB_COLOR_INFO__COMP_SWAP(info);
-    if (t->number_type == V_CB_NUMBER_TYPE__NUMBER_FLOAT && f->bits != 32)
-        return rs_fail(err, "CB%u: FLOAT number type on an 8-bit format", i);
-    t->bpe = f->comps * f->bits / 8;
-    t->comps = f->comps;
-    for (unsigned c = 0; c < f->comps; c++)
-        t->swizzle[c] = (uint8_t)swap_component(f->comps, t->comp_swap, c);
-    t->unorm8 = f->bits == 8 && t->number_type == V_CB_NUMBER_TYPE__NUMBER_UNORM;
+    char why[160];
+    if (cb_format_init(t, info, why, sizeof why))
+        return rs_fail(err, "CB%u: %s", i, why);
     t->samples = samples;
-    t->blend_clamp = G_CB_COLOR_INFO__BLEND_CLAMP(info);
-    t->round_truncate = G_CB_COLOR_INFO__ROUND_MODE(info);
-    t->export_16bpc = G_CB_COLOR_INFO__SOURCE_FORMAT(info) == V_CB_SOURCE_FORMAT__EXPORT_4C_16BPC;
     t->clear_word[0] = i < 8 ? vc_reg(regs, REG_CB_COLOR_CLEAR_WORD0(i)) : 0;
     t->clear_word[1] = i < 8 ? vc_reg(regs, REG_CB_COLOR_CLEAR_WORD1(i)) : 0;
 
@@ -740,22 +514,9 @@ static void blend(const struct cb_target *t, const float cst[4], const float src
 /* Merge `el` (the new element) into `old` under the component write mask. */
 static void masked_element(const struct cb_target *t, const float rgba[4], const uint8_t *old, uint8_t *out)
 {
-    if (t->write_mask == 0xFu) {
-        cb_pack(t, rgba, out);
-        return;
-    }
-    float cur[4], mix[4];
-    cb_unpack(t, old, cur);
-    for (unsigned c = 0; c < 4; c++)
-        mix[c] = (t->write_mask >> c) & 1u ? rgba[c] : cur[c];
-    /* Unwritten channels keep their bits: pack the merged value, then copy
-     * back the stored channels that are masked off. */
-    cb_pack(t, mix, out);
-    const struct cb_format_info *f = format_info(t->format);
-    unsigned cb = f->bits / 8;
-    for (unsigned c = 0; c < f->comps; c++)
-        if (!((t->write_mask >> swap_component(f->comps, t->comp_swap, c)) & 1u))
-            memcpy(out + c * cb, old + c * cb, cb);
+    cb_pack(t, rgba, out);
+    if (t->write_mask != 0xFu)
+        cb_keep_channels(t, t->write_mask, old, out);
 }
 
 /* One colour for every covered sample: one fragment, stored in the lowest

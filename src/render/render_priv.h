@@ -105,12 +105,24 @@ struct cb_addr_cache {
     uint8_t fbit0[64][4];
 };
 
+/* A colour format (cb_format.c): bytes per element, whether its channels
+ * are floats, and the width of channels X, Y, Z, W (lowest bits first; 0:
+ * absent). */
+struct cb_format_desc {
+    unsigned format;              /* CB_COLOR*_INFO.FORMAT */
+    unsigned bpe;
+    bool fp;
+    uint8_t bits[4];
+};
+
 struct cb_target {
     unsigned index;
-    unsigned format, number_type, comp_swap;
+    unsigned format, number_type, comp_swap, endian;
+    const struct cb_format_desc *fmt;
     unsigned bpe;                 /* bytes per sample */
     unsigned comps;               /* channels stored */
     uint8_t swizzle[4];           /* stored channel -> RGBA component (COMP_SWAP) */
+    uint8_t shift[4];             /* stored channel's lowest bit in the element */
     bool unorm8;                  /* 8-bit UNORM channels (cb_pack's short path) */
     unsigned samples;             /* colour samples per pixel */
     unsigned width, height;       /* aligned surface size in pixels */
@@ -250,9 +262,25 @@ static inline uint8_t *cb_plane_ptr(const struct cb_target *t, unsigned x, unsig
  * toward zero) when the target asks for a 16-bit export (export.c). */
 void cb_export_convert(const struct cb_target *t, const float in[4], float out[4]);
 
+/* ---- colour formats (cb_format.c) ------------------------------------------ */
+
+/* The format CB_COLOR*_INFO.FORMAT names, or NULL when the model has none. */
+const struct cb_format_desc *cb_format_desc(unsigned format);
+/* The RGBA component that stored channel c of a `comps`-channel format
+ * holds under COMP_SWAP `swap`. */
+unsigned cb_swap_component(unsigned comps, unsigned swap, unsigned c);
+/* t's format fields from CB_COLOR*_INFO (format, number type, swap, endian,
+ * rounding, export precision).  0, or -1 with the reason in why. */
+int cb_format_init(struct cb_target *t, uint32_t info, char *why, size_t whylen);
 /* Pack / unpack one element of the target's format. */
 void cb_pack(const struct cb_target *t, const float rgba[4], uint8_t *out);
 void cb_unpack(const struct cb_target *t, const uint8_t *in, float rgba[4]);
+/* Element el with the channels write_mask (RGBA bits) leaves off taken from old. */
+void cb_keep_channels(const struct cb_target *t, unsigned write_mask, const uint8_t *old, uint8_t *el);
+/* float <-> the small floats of the FLOAT formats (mant / exp bits, a sign
+ * bit or none), round to nearest even (cb_format.c says what overflows to). */
+uint32_t cb_float_to_small(float v, unsigned mant, unsigned exp, bool sign);
+float cb_small_to_float(uint32_t u, unsigned mant, unsigned exp, bool sign);
 
 /* ---- rasteriser (raster.c) ------------------------------------------------- */
 
