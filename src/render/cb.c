@@ -29,6 +29,21 @@
 #define CMASK_CLEARED 0x0u
 #define CMASK_COMPRESSED 0xCu     /* FMask valid (Mesa: "0xCC = compressed state") */
 #define CMASK_EXPANDED 0xFu       /* no FMask: colour stored as is */
+#define CB_ROP3_COPY 0xCCu        /* ROP3 "source copy": no logic op */
+
+static bool blend_on(const struct cb_target *t);
+
+/* A CB_BLEND*_CONTROL that reads the second source (SRC1 factors). */
+static bool blend_uses_src1(uint32_t bc)
+{
+    unsigned f[4] = {G_CB_BLEND_CONTROL__COLOR_SRCBLEND(bc), G_CB_BLEND_CONTROL__COLOR_DESTBLEND(bc),
+                     G_CB_BLEND_CONTROL__ALPHA_SRCBLEND(bc), G_CB_BLEND_CONTROL__ALPHA_DESTBLEND(bc)};
+    unsigned n = G_CB_BLEND_CONTROL__SEPARATE_ALPHA_BLEND(bc) ? 4 : 2;
+    for (unsigned k = 0; k < n; k++)
+        if (f[k] >= V_CB_BLEND_FACTOR__BLEND_SRC1_COLOR && f[k] <= V_CB_BLEND_FACTOR__BLEND_INV_SRC1_ALPHA)
+            return true;
+    return false;
+}
 
 int rs_fail(struct vc_draw_err *err, const char *fmt, ...)
 {
@@ -128,7 +143,15 @@ int cb_target_init(struct vc_render *r, struct cb_target *t, unsigned i, unsigne
         s.tile_split = 0;
         s.bankw = s.bankh = s.mtilea = 1;
     }
-    if (cedar_tile_map_init(&t->map, &s, NULL, &lerr))
+    /* CB_COLOR*_VIEW.SLICE_START: the slice drawn into (Mesa points BASE
+     * at the mip level and names the layer here); slice s of a 2D-tiled
+     * surface has its banks rotated (the tiling map's slice argument), so
+     * the map covers slices 0..s and every address names s. */
+    t->slice = i < 8 ? G_CB_COLOR_VIEW__SLICE_START(vc_reg(regs, REG_CB_COLOR_VIEW(i))) : 0;
+    struct cedar_tile_opts opts = {.slices = t->slice + 1};
+    if (G_CB_COLOR_ATTRIB__NON_DISP_TILING_ORDER(attrib))
+        opts.order = CEDAR_MICRO_NON_DISPLAYABLE;
+    if (cedar_tile_map_init(&t->map, &s, &opts, &lerr))
         return rs_fail(err, "CB%u: %s", i, lerr.msg);
     t->width = t->map.width;
     t->height = t->map.height;
@@ -143,7 +166,8 @@ int cb_target_init(struct vc_render *r, struct cb_target *t, unsigned i, unsigne
     t->per_run = s.mode != CEDAR_MODE_LINEAR_ALIGNED && t->map.run_bytes && t->map.run_bytes % t->bpe == 0
                      ? t->map.run_bytes / t->bpe
                      : 0;
-    t->ctab = t->per_run ? render_addr_table(r, &t->map) : NULL;
+    /* the kept address tables hold slice 0's addresses */
+    t->ctab = t->per_run && t->slice == 0 ? render_addr_table(r, &t->map) : NULL;
     for (unsigned pi = 0; pi < 64 && t->per_run; pi++) {
         t->pix_run[pi] = (uint8_t)(pi / t->per_run);
         t->pix_off[pi] = (uint16_t)(pi % t->per_run * t->bpe);
@@ -163,13 +187,14 @@ int cb_target_init(struct vc_render *r, struct cb_target *t, unsigned i, unsigne
         if (fs.aligned_height < t->height)
             return rs_fail(err, "CB%u: FMASK_SLICE covers %u rows, the surface %u", i, fs.aligned_height,
                            t->height);
-        if (cedar_fmask_map_init(&t->fmap, &fs, samples, NULL, &lerr))
+        struct cedar_tile_opts fopts = {.slices = t->slice + 1};
+        if (cedar_fmask_map_init(&t->fmap, &fs, samples, &fopts, &lerr))
             return rs_fail(err, "CB%u FMask: %s", i, lerr.msg);
         t->fmask = vc_mem_ptr(mem, fbase, t->fmap.size);
         if (!t->fmask)
             return rs_fail(err, "CB%u: FMask at 0x%llx (%llu bytes) is not inside one buffer", i,
                            (unsigned long long)fbase, (unsigned long long)t->fmap.size);
-        t->ftab = render_addr_table(r, &t->fmap);
+        t->ftab = t->slice == 0 ? render_addr_table(r, &t->fmap) : NULL;
         t->fplanes = cedar_fmask_planes(&t->fmap);
     }
     t->cmask_on = G_CB_COLOR_INFO__FAST_CLEAR(info) && i < 8;
@@ -184,6 +209,8 @@ int cb_target_init(struct vc_render *r, struct cb_target *t, unsigned i, unsigne
                            (unsigned long long)blocks, bx * by);
         t->cmask_blocks_x = bx;
         t->cmask_size = blocks * CMASK_BLOCK_BYTES;
+        /* CMask slices follow one another, CMASK_SLICE blocks each */
+        cbase += (uint64_t)t->slice * t->cmask_size;
         t->cmask = vc_mem_ptr(mem, cbase, t->cmask_size);
         if (!t->cmask)
             return rs_fail(err, "CB%u: CMask at 0x%llx is not inside one buffer", i,
@@ -194,6 +221,8 @@ int cb_target_init(struct vc_render *r, struct cb_target *t, unsigned i, unsigne
                     bytes_apart(t->fmask, t->fmap.size, t->cmask, t->cmask_size);
     if (i < 8)
         t->blend = vc_reg(regs, REG_CB_BLEND_CONTROL(i));
+    t->rop3 = G_CB_COLOR_CONTROL__ROP3(vc_reg(regs, REG_CB_COLOR_CONTROL));
+    t->dual_src = blend_on(t) && blend_uses_src1(t->blend);
     uint32_t tmask = vc_reg(regs, REG_CB_TARGET_MASK) >> (4 * i);
     t->write_mask = tmask & 0xFu;
     return 0;
@@ -277,7 +306,7 @@ static void fmask_locate(const struct cb_target *t, unsigned x, unsigned y, stru
         for (unsigned p = 0; p < fp->planes; p++) {
             uint64_t byte;
             unsigned bit;
-            cedar_fmask_bit(&t->fmap, x, y, 0, p, 0, &byte, &bit);
+            cedar_fmask_bit(&t->fmap, x, y, 0, p, t->slice, &byte, &bit);
             c->fbyte[i][p] = (uint32_t)byte;
             c->fbit0[i][p] = (uint8_t)bit;
         }
@@ -332,14 +361,14 @@ static inline unsigned frag_of(uint32_t frags, unsigned s)
 uint8_t *cb_plane_ptr_slow(const struct cb_target *t, unsigned x, unsigned y, unsigned plane)
 {
     if (!t->per_run)
-        return t->mem + cedar_tile_addr(&t->map, x, y, plane, 0);
+        return t->mem + cedar_tile_addr(&t->map, x, y, plane, t->slice);
     struct cb_addr_cache *c = tile_cache(t, x, y);
     if (c->ctile) {
         unsigned i = cedar_tile_pixel_index(&t->map, x, y);
         return t->mem + c->ctile->run[plane * c->ctile->nrun + t->pix_run[i]] + t->pix_off[i];
     }
     if (!((c->have_plane >> plane) & 1u)) {
-        cedar_tile_micro(&t->map, x >> 3, y >> 3, plane, 0, c->run[plane]);
+        cedar_tile_micro(&t->map, x >> 3, y >> 3, plane, t->slice, c->run[plane]);
         c->have_plane |= 1u << plane;
     }
     unsigned i = cedar_tile_pixel_index(&t->map, x, y);
@@ -448,8 +477,8 @@ void cb_pixel_decompress(struct cb_target *t, unsigned x, unsigned y)
 
 /* ---- blending ----------------------------------------------------------------- */
 
-static float blend_factor(unsigned f, const float src[4], const float dst[4], const float cst[4],
-                          unsigned comp)
+static float blend_factor(unsigned f, const float src[4], const float src1[4], const float dst[4],
+                          const float cst[4], unsigned comp)
 {
     bool alpha = comp == 3;
     switch (f) {
@@ -471,7 +500,12 @@ static float blend_factor(unsigned f, const float src[4], const float dst[4], co
     case V_CB_BLEND_FACTOR__BLEND_ONE_MINUS_CONST_COLOR: return 1.0f - cst[comp];
     case V_CB_BLEND_FACTOR__BLEND_CONST_ALPHA: return cst[3];
     case V_CB_BLEND_FACTOR__BLEND_ONE_MINUS_CONST_ALPHA: return 1.0f - cst[3];
-    default: return 0.0f; /* dual-source factors: no second source is modelled */
+    /* dual-source: the pixel shader's second colour (export 1) */
+    case V_CB_BLEND_FACTOR__BLEND_SRC1_COLOR: return src1[comp];
+    case V_CB_BLEND_FACTOR__BLEND_INV_SRC1_COLOR: return 1.0f - src1[comp];
+    case V_CB_BLEND_FACTOR__BLEND_SRC1_ALPHA: return src1[3];
+    case V_CB_BLEND_FACTOR__BLEND_INV_SRC1_ALPHA: return 1.0f - src1[3];
+    default: return 0.0f;
     }
 }
 
@@ -492,29 +526,73 @@ static bool blend_on(const struct cb_target *t)
            t->number_type != V_CB_NUMBER_TYPE__NUMBER_UINT && t->number_type != V_CB_NUMBER_TYPE__NUMBER_SINT;
 }
 
-static void blend(const struct cb_target *t, const float cst[4], const float src_in[4], const float dst[4],
-                  float out[4])
+/* BLEND_CLAMP: the sources clamped to the target's range first (Mesa sets
+ * it for UNORM, SNORM and SRGB targets: [0, 1], SNORM [-1, 1]). */
+static void blend_clamp_src(const struct cb_target *t, const float in[4], float out[4])
 {
-    float src[4];
+    float lo = t->number_type == V_CB_NUMBER_TYPE__NUMBER_SNORM ? -1.0f : 0.0f;
     for (unsigned c = 0; c < 4; c++) {
-        src[c] = src_in[c];
-        if (t->blend_clamp && t->number_type != V_CB_NUMBER_TYPE__NUMBER_FLOAT)
-            src[c] = src[c] < 0.0f ? 0.0f : src[c] > 1.0f ? 1.0f : src[c];
+        out[c] = in[c];
+        if (t->blend_clamp && !t->fmt->fp)
+            out[c] = out[c] < lo ? lo : out[c] > 1.0f ? 1.0f : out[c];
     }
+}
+
+static void blend(const struct cb_target *t, const float cst[4], const float src_in[4], const float src1_in[4],
+                  const float dst[4], float out[4])
+{
+    static const float none[4] = {0, 0, 0, 0};
+    float src[4], src1[4];
+    blend_clamp_src(t, src_in, src);
+    blend_clamp_src(t, src1_in ? src1_in : none, src1);
     bool separate = G_CB_BLEND_CONTROL__SEPARATE_ALPHA_BLEND(t->blend);
     for (unsigned c = 0; c < 4; c++) {
         bool a = c == 3 && separate;
         unsigned sf = a ? G_CB_BLEND_CONTROL__ALPHA_SRCBLEND(t->blend) : G_CB_BLEND_CONTROL__COLOR_SRCBLEND(t->blend);
         unsigned df = a ? G_CB_BLEND_CONTROL__ALPHA_DESTBLEND(t->blend) : G_CB_BLEND_CONTROL__COLOR_DESTBLEND(t->blend);
         unsigned fn = a ? G_CB_BLEND_CONTROL__ALPHA_COMB_FCN(t->blend) : G_CB_BLEND_CONTROL__COLOR_COMB_FCN(t->blend);
-        out[c] = combine(fn, src[c], blend_factor(sf, src, dst, cst, c), dst[c], blend_factor(df, src, dst, cst, c));
+        out[c] = combine(fn, src[c], blend_factor(sf, src, src1, dst, cst, c), dst[c],
+                         blend_factor(df, src, src1, dst, cst, c));
     }
 }
 
-/* Merge `el` (the new element) into `old` under the component write mask. */
+/* CB_COLOR_CONTROL.ROP3 on the stored bits: result bit = bit
+ * (P << 2 | S << 1 | D) of ROP3 (the Windows ROP3 index; 0xCC copies the
+ * source).  The pattern P is taken as 0: Mesa writes GL's 4-bit logic op
+ * into both nibbles, so it never matters.  GL (4.6 17.3.9) leaves float
+ * targets alone. */
+static bool rop_on(const struct cb_target *t)
+{
+    return t->rop3 != CB_ROP3_COPY && !t->fmt->fp;
+}
+
+static void rop_apply(const struct cb_target *t, const uint8_t *dst, uint8_t *el)
+{
+    for (unsigned b = 0; b < t->bpe; b++) {
+        uint8_t s = el[b], d = dst[b], r = 0;
+        for (unsigned k = 0; k < 4; k++) {
+            if (!((t->rop3 >> k) & 1u))
+                continue;
+            uint8_t sm = (k & 2) ? s : (uint8_t)~s, dm = (k & 1) ? d : (uint8_t)~d;
+            r |= sm & dm;
+        }
+        el[b] = r;
+    }
+}
+
+/* The stores need the destination: blending, a write mask, a ROP. */
+static bool reads_dst(const struct cb_target *t)
+{
+    return blend_on(t) || t->write_mask != 0xFu || rop_on(t);
+}
+
+/* The element stored for colour rgba over the element `old`: packed, through
+ * the ROP, with the masked-off channels kept. */
 static void masked_element(const struct cb_target *t, const float rgba[4], const uint8_t *old, uint8_t *out)
 {
     cb_pack(t, rgba, out);
+    if (rop_on(t))
+        rop_apply(t, old, out);
     if (t->write_mask != 0xFu)
         cb_keep_channels(t, t->write_mask, old, out);
 }
@@ -560,6 +638,12 @@ static inline void fmask_move(struct cb_target *t, const uint32_t *byte, const u
 void cb_write(struct cb_target *t, const float cst[4], unsigned x, unsigned y, uint32_t coverage,
               const float exported[4])
 {
+    cb_write_dual(t, cst, x, y, coverage, exported, NULL);
+}
+
+void cb_write_dual(struct cb_target *t, const float cst[4], unsigned x, unsigned y, uint32_t coverage,
+                   const float exported[4], const float exported1[4])
+{
     if (x >= t->width || y >= t->height || t->write_mask == 0)
         return;
     float rgba[4];
@@ -569,21 +653,26 @@ void cb_write(struct cb_target *t, const float cst[4], unsigned x, unsigned y, u
     if (!coverage)
         return;
     cb_tile_expand(t, x, y);
-    bool do_blend = blend_on(t);
+    bool do_blend = blend_on(t), rmw = reads_dst(t);
+    float src1[4], *s1 = NULL;
+    if (exported1) {
+        cb_export_convert(t, exported1, src1);
+        s1 = src1;
+    }
     uint8_t el[16];
 
     if (!t->fmask_on) {
-        if (!do_blend && t->write_mask == 0xFu)
+        if (!rmw)
             cb_pack(t, rgba, el);
         for (unsigned s = 0; s < t->samples; s++) {
             if (!((coverage >> s) & 1u))
                 continue;
             uint8_t *p = plane_ptr(t, x, y, s);
-            if (do_blend || t->write_mask != 0xFu) {
+            if (rmw) {
                 float dst[4], res[4];
                 cb_unpack(t, p, dst);
                 if (do_blend)
-                    blend(t, cst, rgba, dst, res);
+                    blend(t, cst, rgba, s1, dst, res);
                 else
                     memcpy(res, rgba, sizeof res);
                 masked_element(t, res, p, el);
@@ -607,7 +696,7 @@ void cb_write(struct cb_target *t, const float cst[4], unsigned x, unsigned y, u
         else
             kept |= 1u << frag_of(frags, s);
     }
-    bool same_result = !do_blend && t->write_mask == 0xFu;
+    bool same_result = !rmw;
     uint8_t results[RS_MAX_SAMPLES][16];
     unsigned target_of[RS_MAX_SAMPLES];
     uint32_t taken = kept;
@@ -626,7 +715,7 @@ void cb_write(struct cb_target *t, const float cst[4], unsigned x, unsigned y, u
         float dst[4], res[4];
         cb_unpack(t, p, dst);
         if (do_blend)
-            blend(t, cst, rgba, dst, res);
+            blend(t, cst, rgba, s1, dst, res);
         else
             memcpy(res, rgba, sizeof res);
         masked_element(t, res, p, results[f]);
@@ -696,7 +785,7 @@ static inline uint8_t unorm8_of_export(struct unorm8_export e, float v)
  * UNORM RGBA through the kept address tables. */
 static bool cb_write_direct(const struct cb_target *t)
 {
-    return t->fmask_on && !blend_on(t) && t->write_mask == 0xFu && t->unorm8 && t->bpe == 4 && t->comps == 4 &&
+    return t->fmask_on && !reads_dst(t) && t->unorm8 && t->bpe == 4 && t->comps == 4 &&
            t->ctab && t->ftab;
 }
 
@@ -849,7 +938,7 @@ void cb_write_tile(struct cb_target *t, const float cst[4], const struct cb_frag
         unsigned x = f[l].x, y = f[l].y;
         uint32_t coverage = f[l].coverage & all;
         if (!direct || x >= t->width || y >= t->height || !coverage) {
-            cb_write(t, cst, x, y, f[l].coverage, f[l].rgba);
+            cb_write_dual(t, cst, x, y, f[l].coverage, f[l].rgba, f[l].src1);
             continue;
         }
         if (!c || c->mx != (int)(x >> 3) || c->my != (int)(y >> 3)) {

@@ -1,7 +1,7 @@
 /* The renderer's entry point: one DRAW, in whichever mode CB_COLOR_CONTROL
  * selects.  CB_NORMAL runs the whole pipeline (vertex stage, clipping,
  * set-up, scan conversion, pixel stage, colour block); CB_RESOLVE,
- * CB_ELIMINATE_FAST_CLEAR and CB_FMASK_DECOMPRESS rasterise the draw's
+ * CB_ELIMINATE_FAST_CLEAR, CB_FMASK_DECOMPRESS and CB_DECOMPRESS rasterise the draw's
  * primitives (a rectangle, as Mesa's blitter draws them) and apply the CB
  * operation to each covered pixel without running the pixel stage. */
 #include <math.h>
@@ -48,6 +48,7 @@ struct draw_ctx {
     struct cb_target cb[RS_NUM_CB];
     bool cb_on[RS_NUM_CB];
     float blend_const[4];
+    struct cb_alpha_mask a2m;  /* DB_ALPHA_TO_MASK */
     uint32_t clip_cntl;
     float gb_x, gb_y;
     struct cache_entry *cache;
@@ -179,11 +180,14 @@ static void write_shaded(struct draw_ctx *d, const struct vc_pixel_in *in, const
     d->stats.pixels_shaded++;
     if (out->killed)
         return;
+    uint32_t cov = out->num_colors ? cb_alpha_mask_apply(&d->a2m, in->x, in->y, out->color[0][3], in->coverage)
+                                   : in->coverage;
     for (unsigned k = 0; k < RS_NUM_CB && k < out->num_colors; k++) {
         if (!d->cb_on[k])
             continue;
-        cb_write(&d->cb[k], d->blend_const, in->x, in->y, in->coverage, out->color[k]);
-        d->stats.samples_written += coverage_count(in->coverage);
+        const float *src1 = k == 0 && d->cb[0].dual_src && out->num_colors > 1 ? out->color[1] : NULL;
+        cb_write_dual(&d->cb[k], d->blend_const, in->x, in->y, cov, out->color[k], src1);
+        d->stats.samples_written += coverage_count(cov);
     }
 }
 
@@ -233,7 +237,8 @@ static int flush_pending(struct draw_ctx *d)
     if (rc == 1) {
         /* the batch's lanes straight into the fragments' RGBA (each target's
          * four channels side by side, as cb_write_tile reads them) */
-        float rgba[EG_PS_BATCH_MAX][4];
+        float rgba[EG_PS_BATCH_MAX][4], rgba1[EG_PS_BATCH_MAX][4];
+        uint32_t cov[EG_PS_BATCH_MAX];
         const bool *killed = eg_ps_batch_killed(d->batch);
         uint8_t mask = eg_ps_batch_color_mask(d->batch);
         unsigned num_colors = 0;
@@ -242,9 +247,18 @@ static int flush_pending(struct draw_ctx *d)
                 num_colors = t + 1;
         /* a whole block none of whose pixels was killed: its lanes are in
          * cb_write_whole_tile_lanes' order */
-        bool lanes = block && done == 64;
+        bool lanes = block && done == 64 && !d->a2m.on;
         for (unsigned l = 0; l < done && lanes; l++)
             lanes = !killed[l];
+        const uint32_t *alpha0 = num_colors ? eg_ps_batch_color(d->batch, 0, 3) : NULL;
+        for (unsigned l = 0; l < done; l++) {
+            float a = 0.0f;
+            if (alpha0)
+                memcpy(&a, &alpha0[l], sizeof a);
+            cov[l] = alpha0 ? cb_alpha_mask_apply(&d->a2m, d->pending[l].x, d->pending[l].y, a, d->pending[l].coverage)
+                            : d->pending[l].coverage;
+        }
+        bool dual = d->cb_on[0] && d->cb[0].dual_src && num_colors > 1;
         for (unsigned k = 0; k < RS_NUM_CB; k++) {
             if (!d->cb_on[k])
                 continue;
@@ -262,8 +276,14 @@ static int flush_pending(struct draw_ctx *d)
                         continue;
                     for (unsigned c = 0; c < 4; c++)
                         memcpy(&rgba[m][c], &ch[c][l], sizeof rgba[m][c]);
-                    frag[m] = (struct cb_fragment){d->pending[l].x, d->pending[l].y, d->pending[l].coverage, rgba[m]};
-                    d->stats.samples_written += coverage_count(d->pending[l].coverage);
+                    const float *src1 = NULL;
+                    if (k == 0 && dual) {
+                        for (unsigned c = 0; c < 4; c++)
+                            memcpy(&rgba1[m][c], &eg_ps_batch_color(d->batch, 1, c)[l], sizeof rgba1[m][c]);
+                        src1 = rgba1[m];
+                    }
+                    frag[m] = (struct cb_fragment){d->pending[l].x, d->pending[l].y, cov[l], rgba[m], src1};
+                    d->stats.samples_written += coverage_count(cov[l]);
                     m++;
                 }
             }
@@ -278,9 +298,12 @@ static int flush_pending(struct draw_ctx *d)
         unsigned m = 0;
         for (unsigned l = 0; l < done; l++)
             if (!d->shaded[l].killed && k < d->shaded[l].num_colors) {
-                frag[m++] = (struct cb_fragment){d->pending[l].x, d->pending[l].y, d->pending[l].coverage,
-                                                 d->shaded[l].color[k]};
-                d->stats.samples_written += coverage_count(d->pending[l].coverage);
+                const struct vc_pixel_out *o = &d->shaded[l];
+                uint32_t cv = cb_alpha_mask_apply(&d->a2m, d->pending[l].x, d->pending[l].y, o->color[0][3],
+                                                  d->pending[l].coverage);
+                const float *src1 = k == 0 && d->cb[0].dual_src && o->num_colors > 1 ? o->color[1] : NULL;
+                frag[m++] = (struct cb_fragment){d->pending[l].x, d->pending[l].y, cv, o->color[k], src1};
+                d->stats.samples_written += coverage_count(cv);
             }
         cb_write_tile(&d->cb[k], d->blend_const, frag, m);
     }
@@ -341,6 +364,10 @@ static int on_pixel(void *ctx, const struct rs_pixel *px)
             cb_tile_expand(&d->cb[0], x, y);
         return 0;
     case V_CB_MODE__CB_FMASK_DECOMPRESS:
+    case V_CB_MODE__CB_DECOMPRESS:
+        /* both leave every sample in its own plane (cb_pixel_decompress);
+         * Mesa issues CB_DECOMPRESS only where FMask cannot be textured
+         * from (has_compressed_msaa_texturing false: not Evergreen) */
         if (x < d->cb[0].width && y < d->cb[0].height)
             cb_pixel_decompress(&d->cb[0], x, y);
         return 0;
@@ -793,10 +820,6 @@ int vc_render_draw(struct vc_render *r, const struct vc_regs *regs, const struct
         rc = 0; /* no colour output; depth is not modelled */
         goto out;
     }
-    if (d->mode == V_CB_MODE__CB_DECOMPRESS) {
-        rs_fail(err, "render: CB_COLOR_CONTROL.MODE CB_DECOMPRESS is not modelled");
-        goto out;
-    }
     if (d->mode > V_CB_MODE__CB_FMASK_DECOMPRESS) {
         rs_fail(err, "render: CB_COLOR_CONTROL.MODE %u is not a CB mode", d->mode);
         goto out;
@@ -828,6 +851,7 @@ int vc_render_draw(struct vc_render *r, const struct vc_regs *regs, const struct
     d->blend_const[1] = reg_float(regs, REG_CB_BLEND_GREEN);
     d->blend_const[2] = reg_float(regs, REG_CB_BLEND_BLUE);
     d->blend_const[3] = reg_float(regs, REG_CB_BLEND_ALPHA);
+    cb_alpha_mask_init(&d->a2m, regs, d->rs.samples);
 
     if (d->mode == V_CB_MODE__CB_NORMAL) {
         uint32_t shader_mask = vc_reg(regs, REG_CB_SHADER_MASK);

@@ -125,6 +125,7 @@ struct cb_target {
     uint8_t shift[4];             /* stored channel's lowest bit in the element */
     bool unorm8;                  /* 8-bit UNORM channels (cb_pack's short path) */
     unsigned samples;             /* colour samples per pixel */
+    unsigned slice;               /* CB_COLOR*_VIEW.SLICE_START: the slice drawn */
     unsigned width, height;       /* aligned surface size in pixels */
     struct cedar_tile_map map;
     uint8_t *mem;                 /* map.size bytes at CB_COLOR*_BASE */
@@ -138,6 +139,8 @@ struct cb_target {
     uint64_t cmask_size;
     uint32_t clear_word[2];
     uint32_t blend;               /* CB_BLEND*_CONTROL */
+    bool dual_src;                /* blending reads the shader's second colour (SRC1 factors) */
+    unsigned rop3;                /* CB_COLOR_CONTROL.ROP3 */
     unsigned write_mask;          /* CB_TARGET_MASK & CB_SHADER_MASK nibble (RGBA) */
     bool blend_clamp;
     bool round_truncate;          /* CB_COLOR*_INFO.ROUND_MODE */
@@ -200,6 +203,10 @@ int cb_target_init(struct vc_render *r, struct cb_target *t, unsigned i, unsigne
  * through the CMask / FMask.  Pixels outside the surface are dropped. */
 void cb_write(struct cb_target *t, const float blend_const[4], unsigned x, unsigned y,
               uint32_t coverage, const float rgba[4]);
+/* cb_write with the second colour of dual-source blending (rgba1: the
+ * pixel shader's export 1, or NULL). */
+void cb_write_dual(struct cb_target *t, const float blend_const[4], unsigned x, unsigned y,
+                   uint32_t coverage, const float rgba[4], const float rgba1[4]);
 
 /* cb_write for fragments of one micro tile, in order (the tile's addresses
  * looked up once; the same stores as cb_write one by one). */
@@ -207,6 +214,7 @@ struct cb_fragment {
     unsigned x, y;
     uint32_t coverage;
     const float *rgba;
+    const float *src1;            /* dual-source blending's second colour, or NULL */
 };
 void cb_write_tile(struct cb_target *t, const float blend_const[4], const struct cb_fragment *f, unsigned n);
 /* cb_write_tile's whole-tile path: when f[0..n-1] are the 64 pixels of one
@@ -261,6 +269,20 @@ static inline uint8_t *cb_plane_ptr(const struct cb_target *t, unsigned x, unsig
 /* The exported colour as the CB receives it: through half floats (rounded
  * toward zero) when the target asks for a 16-bit export (export.c). */
 void cb_export_convert(const struct cb_target *t, const float in[4], float out[4]);
+
+/* ---- alpha to coverage (cb_alpha.c) ----------------------------------------- */
+
+struct cb_alpha_mask {
+    bool on;                      /* DB_ALPHA_TO_MASK.ALPHA_TO_MASK_ENABLE, more than one sample */
+    unsigned samples;
+    uint8_t offset[4];            /* ALPHA_TO_MASK_OFFSET0..3 (quad position) */
+    bool round;                   /* OFFSET_ROUND */
+};
+void cb_alpha_mask_init(struct cb_alpha_mask *a, const struct vc_regs *regs, unsigned samples);
+/* Samples alpha keeps at pixel (x, y) (cb_alpha.c gives the rule). */
+unsigned cb_alpha_mask_count(const struct cb_alpha_mask *a, unsigned x, unsigned y, float alpha);
+/* coverage with the samples alpha does not keep taken out (unchanged when off). */
+uint32_t cb_alpha_mask_apply(const struct cb_alpha_mask *a, unsigned x, unsigned y, float alpha, uint32_t coverage);
 
 /* ---- colour formats (cb_format.c) ------------------------------------------ */
 
