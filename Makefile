@@ -247,6 +247,15 @@ $(BUILD)/san/bin/cedar-gldemo: $(BUILD)/san/tools/cedar-gldemo.o $(GL_SRCS:%.c=$
 	@mkdir -p $(dir $@)
 	$(CC) $(SAN) -o $@ $^ $(PKG_LIBS) $(BENCH_LIBS)
 
+# cedar-probe links its sub-commands (tools/probe/).
+PROBE_SRCS := $(sort $(wildcard tools/probe/*.c))
+$(BUILD)/cedar-probe: $(BUILD)/obj/tools/cedar-probe.o $(PROBE_SRCS:%.c=$(BUILD)/obj/%.o) $(LIB)
+	$(CC) $(CFLAGS) -o $@ $^ $(PKG_LIBS)
+
+$(BUILD)/san/bin/cedar-probe: $(BUILD)/san/tools/cedar-probe.o $(PROBE_SRCS:%.c=$(BUILD)/san/%.o) $(SAN_LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(SAN) -o $@ $^ $(PKG_LIBS)
+
 GL_ONCE_OBJS = tools/bench/frame_check.c $(GL_SRCS)
 $(BUILD)/cedar-gl-once: $(BUILD)/obj/tools/bench/cedar-gl-once.o $(GL_ONCE_OBJS:%.c=$(BUILD)/obj/%.o) $(LIB)
 	$(CC) $(CFLAGS) -o $@ $^ $(PKG_LIBS) $(BENCH_LIBS)

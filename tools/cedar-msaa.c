@@ -93,37 +93,6 @@ static int list_devices(void)
     return 0;
 }
 
-/* --device auto: a Cedar on the PCI bus if there is one (then it must
- * work), else the virtual Cedar. */
-static struct cedar_dev *open_device(const char *spec, char *err, size_t errlen)
-{
-    struct cedar_dev *dev = NULL;
-    if (strcmp(spec, "virtual") == 0) {
-        cedar_demo_open_virtual(&dev, err, errlen);
-        return dev;
-    }
-    if (strcmp(spec, "auto") != 0)
-        return cedar_dev_open_kernel(spec, err, errlen);
-
-    struct cedar_pci_device devs[32];
-    char perr[256];
-    int n = cedar_pci_list_amd(devs, 32, perr, sizeof perr);
-    for (int i = 0; i < n && i < 32; i++) {
-        if (!cedar_pci_is_cedar(devs[i].device_id))
-            continue;
-        char node[64];
-        if (cedar_drm_node_for_bus(devs[i].domain, devs[i].bus, devs[i].dev, devs[i].func, node,
-                                   sizeof node, err, errlen) != 0)
-            return NULL;
-        printf("device: the Cedar at %04x:%02x:%02x.%x (%s)\n", devs[i].domain, devs[i].bus,
-               devs[i].dev, devs[i].func, node);
-        return cedar_dev_open_kernel(node, err, errlen);
-    }
-    printf("device: no Cedar found on the PCI bus; using the virtual Cedar\n");
-    cedar_demo_open_virtual(&dev, err, errlen);
-    return dev;
-}
-
 int main(int argc, char **argv)
 {
     struct cedar_demo_config cfg;
@@ -201,8 +170,11 @@ int main(int argc, char **argv)
     struct cedar_dev *dev = NULL;
     struct cedar_dev_facts facts = {0};
     if (!dry_run) {
-        dev = open_device(device, err, sizeof err);
-        if (!dev) {
+        char note[160];
+        int orc = cedar_demo_open_device(device, &dev, note, sizeof note, err, sizeof err);
+        if (note[0])
+            printf("device: %s\n", note);
+        if (orc != 0) {
             fprintf(stderr, "cedar-msaa: %s\n", err);
             return EXIT_FAILED;
         }

@@ -159,6 +159,14 @@ void cedar_demo_result_free(struct cedar_demo_result *res);
 
 /* Opens the virtual Cedar behind the ioctl seam.  0, or -1 with a reason. */
 int cedar_demo_open_virtual(struct cedar_dev **dev, char *err, size_t errlen);
+/* The tools' --device: "virtual", a DRM node (must be a Cedar on radeon >=
+ * 2.19), or "auto": the Cedar on the PCI bus if there is one, else the
+ * virtual Cedar.  0 with *dev, and in note (may be "") which device auto
+ * chose and why; or -1 with a one-line reason in err. */
+int cedar_demo_open_device(const char *spec, struct cedar_dev **dev, char *note, size_t notelen,
+                           char *err, size_t errlen);
+/* 1 when dev is the virtual Cedar (its counters and clock are a model's). */
+int cedar_demo_device_is_virtual(struct cedar_dev *dev);
 /* 1 with the reason in buf when the device reported an execution fault
  * (the virtual Cedar does; the real kernel cannot), else 0. */
 int cedar_demo_device_fault(struct cedar_dev *dev, char *buf, size_t len);
