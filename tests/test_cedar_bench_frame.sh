@@ -16,6 +16,7 @@ FORMS=(
     "^bench frame virtual $NUM llvmpipe $NUM ratio $NUM$"
     "^bench frame (virtual|llvmpipe) $NUM$"
     "^bench frame8x virtual $NUM$"
+    "^bench frame8x virtual $NUM llvmpipe $NUM ratio $NUM$"
     "^bench peak-rss (frame-virtual|frame-llvmpipe|frame8x-virtual) ($NUM|not measured \(the side did not run\))$"
     "^bench peak-rss $NUM$"
 )

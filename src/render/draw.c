@@ -66,6 +66,8 @@ struct draw_ctx {
     /* extra threads sharing the rasterisation (raster_sub) */
     unsigned nthreads;
     struct worker *workers;
+    unsigned rows_claimed;         /* the threads' shared rs_state.row_next */
+    const struct rs_vertex *pair;  /* CB_RESOLVE quad: the second half (rs_pair) */
     unsigned npending;
     bool pending_block;        /* pending[] is shade_block's: one micro tile, row by row, all covered */
     struct vc_pixel_in pending[EG_PS_BATCH_MAX];
@@ -445,7 +447,8 @@ static bool block_path(const struct draw_ctx *d)
 
 static int raster_one(struct draw_ctx *d, const struct rs_vertex v[3])
 {
-    int rc = rs_triangle(&d->rs, v, on_pixel, block_path(d) ? on_block : NULL, d);
+    int rc = d->pair ? rs_pair(&d->rs, v, d->pair, on_pixel, block_path(d) ? on_block : NULL, d)
+                     : rs_triangle(&d->rs, v, on_pixel, block_path(d) ? on_block : NULL, d);
     /* a batch never spans primitives: the next one has other inputs */
     if (rc == 0)
         rc = flush_pending(d);
@@ -456,8 +459,8 @@ static int raster_one(struct draw_ctx *d, const struct rs_vertex v[3])
 
 /* ---- threads ------------------------------------------------------------------ */
 
-/* One more thread's share of a primitive: every nthreads-th row of 8x8
- * blocks.  Threads touch disjoint micro tiles, so disjoint colour, FMask and
+/* One more thread's share of a primitive: the rows of 8x8 blocks it
+ * claims (rs_state.row_next).  Threads touch disjoint micro tiles, so disjoint colour, FMask and
  * CMask bytes (a CMask byte holds two horizontally adjacent tiles) and
  * disjoint entries of the kept address tables; each has its own copies of
  * the targets' address caches, its pixel batch and its counters. */
@@ -486,7 +489,7 @@ static unsigned draw_threads(const struct vc_render *r)
 }
 
 /* The copy of d a thread works with. */
-static void worker_ctx(struct draw_ctx *d, struct worker *w, unsigned phase, unsigned step)
+static void worker_ctx(struct draw_ctx *d, struct worker *w)
 {
     struct eg_ps_batch *batch = w->d.batch;
     w->d = *d;
@@ -495,8 +498,7 @@ static void worker_ctx(struct draw_ctx *d, struct worker *w, unsigned phase, uns
     w->d.workers = NULL;
     w->d.nthreads = 0;
     memset(&w->d.stats, 0, sizeof w->d.stats);
-    w->d.rs.row_step = step;
-    w->d.rs.row_phase = phase;
+    w->d.rs.row_next = &d->rows_claimed;
     for (unsigned k = 0; k < RS_NUM_CB; k++) {
         w->d.cb[k].ac = &w->d.cb[k].ac_store;
         w->d.cb[k].ac_store.mx = w->d.cb[k].ac_store.my = -1;
@@ -529,9 +531,10 @@ static int raster_sub(struct draw_ctx *d, const struct rs_vertex v[3])
         return raster_one(d, v);
     /* thread 0 is this one, on a copy like the others */
     unsigned started = 0;
+    d->rows_claimed = 0;
     for (unsigned i = 0; i < n; i++) {
         struct worker *w = &d->workers[i];
-        worker_ctx(d, w, i, n);
+        worker_ctx(d, w);
         w->v = v;
         w->rc = 0;
         if (i > 0 && pthread_create(&w->tid, NULL, worker_main, w) != 0)
@@ -699,6 +702,19 @@ static bool culled(const struct draw_ctx *d, bool front)
 static int draw_quad(struct draw_ctx *d, const struct rs_vertex c[4], const double wc[4][3])
 {
     static const unsigned tris[2][3] = {{0, 1, 2}, {2, 1, 3}};
+    if (d->mode == V_CB_MODE__CB_RESOLVE) {
+        /* the resolve uses no weights: both halves in one pass, the
+         * pixels on their shared edge once */
+        struct rs_vertex v[2][3];
+        for (int t = 0; t < 2; t++)
+            for (int k = 0; k < 3; k++)
+                v[t][k] = c[tris[t][k]];
+        d->pair = v[1];
+        d->r->stats.primitives++; /* two primitives, as the halves one by one */
+        int rc = raster_sub(d, v[0]);
+        d->pair = NULL;
+        return rc;
+    }
     d->m_identity = false;
     for (int t = 0; t < 2; t++) {
         struct rs_vertex v[3];

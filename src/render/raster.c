@@ -234,28 +234,37 @@ static inline bool edge_in(const struct edge *e, int64_t v)
     return v > 0 || (v == 0 && e->inclusive);
 }
 
-int rs_triangle(const struct rs_state *s, const struct rs_vertex vin[3], rs_pixel_fn fn, rs_block_fn block_fn,
-                void *ctx)
+/* A triangle made ready for scan conversion. */
+struct tri {
+    struct edge e[3];        /* e[k]: the edge opposite (oriented) vertex k */
+    bool swapped;            /* vertices 1 and 2 swapped to make the area positive */
+    int64_t area;
+    int px0, px1, py0, py1;  /* pixels to visit: bounding box within the scissor */
+    int64_t soff[RS_MAX_SAMPLES][3];   /* per sample, per edge: E(sample) - E(centre) */
+    int64_t smin[3], smax[3];
+};
+
+/* false: nothing to draw (no area, or outside the scissor). */
+static bool tri_setup(const struct rs_state *s, const struct rs_vertex vin[3], struct tri *t)
 {
     /* Orient so that the area is positive (E > 0 inside); remember the
      * permutation to give barycentrics for the caller's vertex order. */
     struct rs_vertex v[3] = {vin[0], vin[1], vin[2]};
     int64_t area = (v[1].x - v[0].x) * (v[2].y - v[0].y) - (v[1].y - v[0].y) * (v[2].x - v[0].x);
-    bool swapped = false;
+    t->swapped = false;
     if (area == 0)
-        return 0;
+        return false;
     if (area < 0) {
-        struct rs_vertex t = v[1];
+        struct rs_vertex tmp = v[1];
         v[1] = v[2];
-        v[2] = t;
+        v[2] = tmp;
         area = -area;
-        swapped = true;
+        t->swapped = true;
     }
-    /* e[k] is the edge opposite vertex k: its value / area is k's weight. */
-    struct edge e[3];
-    edge_init(&e[0], &v[1], &v[2]);
-    edge_init(&e[1], &v[2], &v[0]);
-    edge_init(&e[2], &v[0], &v[1]);
+    t->area = area;
+    edge_init(&t->e[0], &v[1], &v[2]);
+    edge_init(&t->e[1], &v[2], &v[0]);
+    edge_init(&t->e[2], &v[0], &v[1]);
 
     int64_t minx = v[0].x, maxx = v[0].x, miny = v[0].y, maxy = v[0].y;
     for (int k = 1; k < 3; k++) {
@@ -264,30 +273,140 @@ int rs_triangle(const struct rs_state *s, const struct rs_vertex vin[3], rs_pixe
         if (v[k].y < miny) miny = v[k].y;
         if (v[k].y > maxy) maxy = v[k].y;
     }
-    int px0 = (int)(minx >> GRID_BITS) - 1, px1 = (int)(maxx >> GRID_BITS) + 2;
-    int py0 = (int)(miny >> GRID_BITS) - 1, py1 = (int)(maxy >> GRID_BITS) + 2;
-    if (px0 < s->sc_x0) px0 = s->sc_x0;
-    if (py0 < s->sc_y0) py0 = s->sc_y0;
-    if (px1 > s->sc_x1) px1 = s->sc_x1;
-    if (py1 > s->sc_y1) py1 = s->sc_y1;
-    if (px0 >= px1 || py0 >= py1)
-        return 0;
+    t->px0 = (int)(minx >> GRID_BITS) - 1;
+    t->px1 = (int)(maxx >> GRID_BITS) + 2;
+    t->py0 = (int)(miny >> GRID_BITS) - 1;
+    t->py1 = (int)(maxy >> GRID_BITS) + 2;
+    if (t->px0 < s->sc_x0) t->px0 = s->sc_x0;
+    if (t->py0 < s->sc_y0) t->py0 = s->sc_y0;
+    if (t->px1 > s->sc_x1) t->px1 = s->sc_x1;
+    if (t->py1 > s->sc_y1) t->py1 = s->sc_y1;
+    if (t->px0 >= t->px1 || t->py0 >= t->py1)
+        return false;
 
-    unsigned ns = s->samples;
-    int64_t soff[RS_MAX_SAMPLES][3];   /* per sample, per edge: E(sample) - E(centre) */
-    int64_t smin[3], smax[3];
     for (int k = 0; k < 3; k++) {
-        smin[k] = smax[k] = 0;
-        for (unsigned i = 0; i < ns; i++) {
+        t->smin[k] = t->smax[k] = 0;
+        for (unsigned i = 0; i < s->samples; i++) {
             int64_t dx = (int64_t)s->sample_dx[i] * ((int64_t)1 << (GRID_BITS - SAMPLE_LOC_BITS));
             int64_t dy = (int64_t)s->sample_dy[i] * ((int64_t)1 << (GRID_BITS - SAMPLE_LOC_BITS));
-            soff[i][k] = e[k].a * dx + e[k].b * dy;
-            if (soff[i][k] < smin[k]) smin[k] = soff[i][k];
-            if (soff[i][k] > smax[k]) smax[k] = soff[i][k];
+            t->soff[i][k] = t->e[k].a * dx + t->e[k].b * dy;
+            if (t->soff[i][k] < t->smin[k]) t->smin[k] = t->soff[i][k];
+            if (t->soff[i][k] > t->smax[k]) t->smax[k] = t->soff[i][k];
         }
     }
+    return true;
+}
+
+/* Block test of edge k on the pixel centres [bx, bxe) x [by, bye) widened by
+ * the sample spread: every sample out (*out), every sample in (return). */
+static inline bool edge_block(const struct tri *t, int k, int bx, int by, int bxe, int bye, bool *out)
+{
+    const int64_t half = GRID_ONE / 2;
+    const struct edge *e = &t->e[k];
+    int64_t cx0 = ((int64_t)bx << GRID_BITS) + half, cx1 = ((int64_t)(bxe - 1) << GRID_BITS) + half;
+    int64_t cy0 = ((int64_t)by << GRID_BITS) + half, cy1 = ((int64_t)(bye - 1) << GRID_BITS) + half;
+    int64_t lo = e->c + (e->a > 0 ? e->a * cx0 : e->a * cx1) + (e->b > 0 ? e->b * cy0 : e->b * cy1);
+    int64_t hi = e->c + (e->a > 0 ? e->a * cx1 : e->a * cx0) + (e->b > 0 ? e->b * cy1 : e->b * cy0);
+    *out = hi + t->smax[k] < 0;
+    return lo + t->smin[k] > 0;
+}
+
+/* The samples of the pixel whose centre has edge values ec that lie inside. */
+static inline uint32_t pixel_samples(const struct tri *t, unsigned ns, const int64_t ec[3])
+{
+    uint32_t cov = 0;
+    for (unsigned i = 0; i < ns; i++)
+        if (edge_in(&t->e[0], ec[0] + t->soff[i][0]) && edge_in(&t->e[1], ec[1] + t->soff[i][1]) &&
+            edge_in(&t->e[2], ec[2] + t->soff[i][2]))
+            cov |= 1u << i;
+    return cov;
+}
+
+static inline void centre_values(const struct tri *t, int x, int y, int64_t ec[3])
+{
+    const int64_t half = GRID_ONE / 2;
+    int64_t cx = ((int64_t)x << GRID_BITS) + half, cy = ((int64_t)y << GRID_BITS) + half;
+    for (int k = 0; k < 3; k++)
+        ec[k] = t->e[k].a * cx + t->e[k].b * cy + t->e[k].c;
+}
+
+static bool mask_full(const struct rs_state *s, uint32_t all)
+{
+    for (int q = 0; q < 4; q++)
+        if ((s->aa_mask[q] & all) != all)
+            return false;
+    return true;
+}
+
+/* The next block row [gy, gy + 8) to scan: rows are claimed from the
+ * shared counter *row_next when the rows are split among threads (one row
+ * per claim, so a thread the machine holds up takes fewer), else the one
+ * after *gy (start with *gy = base - 8).  false: no more below py1. */
+static inline bool next_row(const struct rs_state *s, int base, int py1, int *gy)
+{
+    if (s->row_next) {
+        unsigned k = __atomic_fetch_add(s->row_next, 1u, __ATOMIC_RELAXED);
+        *gy = base + (int)k * BLOCK;
+    } else {
+        *gy += BLOCK;
+    }
+    return *gy < py1;
+}
+
+/* The blocks of the 8x8 grid over pixels [px0, px1) x [py0, py1), row by
+ * row as next_row gives the rows: block (gx, gy), clipped to those pixels,
+ * is [bx, bxe) x [by, bye). */
+struct blocks {
+    int px0, px1, py0, py1, base;
+    int gx, gy, bx, by, bxe, bye;
+};
+
+static inline void blocks_start(struct blocks *b, int px0, int px1, int py0, int py1)
+{
+    b->px0 = px0;
+    b->px1 = px1;
+    b->py0 = py0;
+    b->py1 = py1;
+    b->base = py0 & ~(BLOCK - 1);
+    b->gy = b->base - BLOCK;
+    b->gx = px1; /* the first call starts a row */
+    b->by = b->bye = py0;
+}
+
+static inline bool blocks_next(const struct rs_state *s, struct blocks *b)
+{
+    b->gx += BLOCK;
+    if (b->gx >= b->px1) {
+        if (!next_row(s, b->base, b->py1, &b->gy))
+            return false;
+        b->by = b->gy < b->py0 ? b->py0 : b->gy;
+        b->bye = b->gy + BLOCK < b->py1 ? b->gy + BLOCK : b->py1;
+        b->gx = b->px0 & ~(BLOCK - 1);
+    }
+    b->bx = b->gx < b->px0 ? b->px0 : b->gx;
+    b->bxe = b->gx + BLOCK < b->px1 ? b->gx + BLOCK : b->px1;
+    return true;
+}
+
+/* The block is a whole one of the grid (none of it clipped). */
+static inline bool blocks_whole(const struct blocks *b)
+{
+    return b->bx == b->gx && b->by == b->gy && b->bxe == b->gx + BLOCK && b->bye == b->gy + BLOCK;
+}
+
+int rs_triangle(const struct rs_state *s, const struct rs_vertex vin[3], rs_pixel_fn fn, rs_block_fn block_fn,
+                void *ctx)
+{
+    struct tri t;
+    if (!tri_setup(s, vin, &t))
+        return 0;
+    const struct edge *e = t.e;
+    bool swapped = t.swapped;
+    int px0 = t.px0, px1 = t.px1, py0 = t.py0, py1 = t.py1;
+
+    unsigned ns = s->samples;
     uint32_t all = ns >= 32 ? 0xFFFFFFFFu : (1u << ns) - 1u;
-    double inv_area = 1.0 / (double)area;
+    double inv_area = 1.0 / (double)t.area;
     int centroid_order[RS_MAX_SAMPLES]; /* samples by distance from the centre */
     for (unsigned i = 0; i < ns; i++)
         centroid_order[i] = (int)i;
@@ -303,104 +422,176 @@ int rs_triangle(const struct rs_state *s, const struct rs_vertex vin[3], rs_pixe
         }
 
     const int64_t half = GRID_ONE / 2;
-    bool mask_full = true;
-    for (int q = 0; q < 4; q++)
-        if ((s->aa_mask[q] & all) != all)
-            mask_full = false;
+    bool whole_mask = mask_full(s, all);
     struct rs_pixel px;
     /* Blocks on the 8x8 grid, clipped to the bounding box and scissor. */
-    for (int gy = py0 & ~(BLOCK - 1); gy < py1; gy += BLOCK) {
-        /* a share of the block rows (rs_state.row_step / row_phase) */
-        if (s->row_step > 1 && (unsigned)(gy / BLOCK) % s->row_step != s->row_phase)
+    struct blocks blks;
+    blocks_start(&blks, px0, px1, py0, py1);
+    while (blocks_next(s, &blks)) {
+        int bx = blks.bx, bxe = blks.bxe, by = blks.by, bye = blks.bye;
+        /* all out on one edge -> skip; all in on every edge -> every
+         * sample of every pixel covered */
+        bool skip = false, full = true;
+        for (int k = 0; k < 3 && !skip; k++)
+            full &= edge_block(&t, k, bx, by, bxe, bye, &skip);
+        if (skip)
             continue;
-        int by = gy < py0 ? py0 : gy;
-        int bye = gy + BLOCK < py1 ? gy + BLOCK : py1;
-        for (int gx = px0 & ~(BLOCK - 1); gx < px1; gx += BLOCK) {
-            int bx = gx < px0 ? px0 : gx;
-            int bxe = gx + BLOCK < px1 ? gx + BLOCK : px1;
-            /* Block test on the pixel centres' bounding box widened by the
-             * sample spread: all out on one edge -> skip; all in on every
-             * edge -> every sample of every pixel covered. */
-            bool skip = false, full = true;
-            for (int k = 0; k < 3 && !skip; k++) {
-                int64_t cx0 = ((int64_t)bx << GRID_BITS) + half, cx1 = ((int64_t)(bxe - 1) << GRID_BITS) + half;
-                int64_t cy0 = ((int64_t)by << GRID_BITS) + half, cy1 = ((int64_t)(bye - 1) << GRID_BITS) + half;
-                int64_t lo = e[k].c + (e[k].a > 0 ? e[k].a * cx0 : e[k].a * cx1) + (e[k].b > 0 ? e[k].b * cy0 : e[k].b * cy1);
-                int64_t hi = e[k].c + (e[k].a > 0 ? e[k].a * cx1 : e[k].a * cx0) + (e[k].b > 0 ? e[k].b * cy1 : e[k].b * cy0);
-                if (hi + smax[k] < 0)
-                    skip = true;
-                if (lo + smin[k] <= 0)
-                    full = false;
-            }
-            if (skip)
+        if (full && block_fn && whole_mask && blocks_whole(&blks)) {
+            /* the block's first centre, and the steps of the edges
+             * giving the caller's vertices 1 and 2 their weights */
+            int64_t cx = ((int64_t)bx << GRID_BITS) + half, cy = ((int64_t)by << GRID_BITS) + half;
+            const struct edge *e1 = &e[swapped ? 2 : 1], *e2 = &e[swapped ? 1 : 2];
+            struct rs_block blk = {bx,
+                                   by,
+                                   {e1->a * cx + e1->b * cy + e1->c, e2->a * cx + e2->b * cy + e2->c},
+                                   {e1->a * GRID_ONE, e2->a * GRID_ONE},
+                                   {e1->b * GRID_ONE, e2->b * GRID_ONE},
+                                   inv_area};
+            int h = block_fn(ctx, &blk);
+            if (h < 0)
+                return -1;
+            if (h > 0)
                 continue;
-            if (full && block_fn && mask_full && bx == gx && by == gy && bxe == gx + BLOCK && bye == gy + BLOCK) {
-                /* the block's first centre, and the steps of the edges
-                 * giving the caller's vertices 1 and 2 their weights */
-                int64_t cx = ((int64_t)bx << GRID_BITS) + half, cy = ((int64_t)by << GRID_BITS) + half;
-                const struct edge *e1 = &e[swapped ? 2 : 1], *e2 = &e[swapped ? 1 : 2];
-                struct rs_block blk = {bx,
-                                       by,
-                                       {e1->a * cx + e1->b * cy + e1->c, e2->a * cx + e2->b * cy + e2->c},
-                                       {e1->a * GRID_ONE, e2->a * GRID_ONE},
-                                       {e1->b * GRID_ONE, e2->b * GRID_ONE},
-                                       inv_area};
-                int h = block_fn(ctx, &blk);
-                if (h < 0)
-                    return -1;
-                if (h > 0)
+        }
+        for (int y = by; y < bye; y++) {
+            for (int x = bx; x < bxe; x++) {
+                int64_t ec[3];
+                centre_values(&t, x, y, ec);
+                uint32_t cov = full ? all : pixel_samples(&t, ns, ec);
+                cov &= s->aa_mask[(y & 1) * 2 + (x & 1)];
+                if (!cov)
                     continue;
-            }
-            for (int y = by; y < bye; y++) {
-                int64_t cy = ((int64_t)y << GRID_BITS) + half;
-                for (int x = bx; x < bxe; x++) {
-                    int64_t cx = ((int64_t)x << GRID_BITS) + half;
-                    int64_t ec[3];
-                    for (int k = 0; k < 3; k++)
-                        ec[k] = e[k].a * cx + e[k].b * cy + e[k].c;
-                    uint32_t cov = 0;
-                    if (full) {
-                        cov = all;
-                    } else {
-                        for (unsigned i = 0; i < ns; i++)
-                            if (edge_in(&e[0], ec[0] + soff[i][0]) && edge_in(&e[1], ec[1] + soff[i][1]) &&
-                                edge_in(&e[2], ec[2] + soff[i][2]))
-                                cov |= 1u << i;
-                    }
-                    cov &= s->aa_mask[(y & 1) * 2 + (x & 1)];
-                    if (!cov)
-                        continue;
-                    px.x = x;
-                    px.y = y;
-                    px.coverage = cov;
-                    /* Weights of the caller's vertices 1 and 2. */
-                    double w1 = (double)ec[1] * inv_area, w2 = (double)ec[2] * inv_area;
-                    px.center_ij[0] = swapped ? w2 : w1;
-                    px.center_ij[1] = swapped ? w1 : w2;
-                    int cs = -1;
-                    if (cov != all)
-                        for (unsigned i = 0; i < ns; i++)
-                            if ((cov >> centroid_order[i]) & 1u) {
-                                cs = centroid_order[i];
-                                break;
-                            }
-                    if (cs < 0) {
-                        px.centroid_ij[0] = px.center_ij[0];
-                        px.centroid_ij[1] = px.center_ij[1];
-                    } else {
-                        double c1 = (double)(ec[1] + soff[cs][1]) * inv_area, c2 = (double)(ec[2] + soff[cs][2]) * inv_area;
-                        px.centroid_ij[0] = swapped ? c2 : c1;
-                        px.centroid_ij[1] = swapped ? c1 : c2;
-                    }
-                    if (s->per_sample)
-                        for (unsigned i = 0; i < ns; i++) {
-                            double c1 = (double)(ec[1] + soff[i][1]) * inv_area, c2 = (double)(ec[2] + soff[i][2]) * inv_area;
-                            px.sample_ij[i][0] = swapped ? c2 : c1;
-                            px.sample_ij[i][1] = swapped ? c1 : c2;
+                px.x = x;
+                px.y = y;
+                px.coverage = cov;
+                /* Weights of the caller's vertices 1 and 2. */
+                double w1 = (double)ec[1] * inv_area, w2 = (double)ec[2] * inv_area;
+                px.center_ij[0] = swapped ? w2 : w1;
+                px.center_ij[1] = swapped ? w1 : w2;
+                int cs = -1;
+                if (cov != all)
+                    for (unsigned i = 0; i < ns; i++)
+                        if ((cov >> centroid_order[i]) & 1u) {
+                            cs = centroid_order[i];
+                            break;
                         }
-                    if (fn(ctx, &px))
-                        return -1;
+                if (cs < 0) {
+                    px.centroid_ij[0] = px.center_ij[0];
+                    px.centroid_ij[1] = px.center_ij[1];
+                } else {
+                    double c1 = (double)(ec[1] + t.soff[cs][1]) * inv_area, c2 = (double)(ec[2] + t.soff[cs][2]) * inv_area;
+                    px.centroid_ij[0] = swapped ? c2 : c1;
+                    px.centroid_ij[1] = swapped ? c1 : c2;
                 }
+                if (s->per_sample)
+                    for (unsigned i = 0; i < ns; i++) {
+                        double c1 = (double)(ec[1] + t.soff[i][1]) * inv_area, c2 = (double)(ec[2] + t.soff[i][2]) * inv_area;
+                        px.sample_ij[i][0] = swapped ? c2 : c1;
+                        px.sample_ij[i][1] = swapped ? c1 : c2;
+                    }
+                if (fn(ctx, &px))
+                    return -1;
+            }
+        }
+    }
+    return 0;
+}
+
+/* The edge of t that b shares with it (the same line, the inside on the
+ * other side), or -1. */
+static int shared_edge(const struct tri *t, const struct tri *b, int *kb)
+{
+    for (int k = 0; k < 3; k++)
+        for (int j = 0; j < 3; j++)
+            if (t->e[k].a == -b->e[j].a && t->e[k].b == -b->e[j].b && t->e[k].c == -b->e[j].c) {
+                *kb = j;
+                return k;
+            }
+    return -1;
+}
+
+int rs_pair(const struct rs_state *s, const struct rs_vertex va[3], const struct rs_vertex vb[3], rs_pixel_fn fn,
+            rs_block_fn block_fn, void *ctx)
+{
+    struct tri t[2];
+    bool have[2] = {tri_setup(s, va, &t[0]), tri_setup(s, vb, &t[1])};
+    if (!have[0] && !have[1])
+        return 0;
+    /* one side empty: the other alone (an empty triangle covers nothing) */
+    int shared[2] = {-1, -1};
+    if (have[0] && have[1])
+        shared[0] = shared_edge(&t[0], &t[1], &shared[1]);
+    int px0 = MAX_COORD, px1 = 0, py0 = MAX_COORD, py1 = 0;
+    for (int h = 0; h < 2; h++) {
+        if (!have[h])
+            continue;
+        px0 = t[h].px0 < px0 ? t[h].px0 : px0;
+        px1 = t[h].px1 > px1 ? t[h].px1 : px1;
+        py0 = t[h].py0 < py0 ? t[h].py0 : py0;
+        py1 = t[h].py1 > py1 ? t[h].py1 : py1;
+    }
+    unsigned ns = s->samples;
+    uint32_t all = ns >= 32 ? 0xFFFFFFFFu : (1u << ns) - 1u;
+    bool whole_mask = mask_full(s, all);
+    /* the rs_block fields are the weights of a triangle: none here */
+    struct rs_block blk;
+    memset(&blk, 0, sizeof blk);
+    struct rs_pixel px;
+    memset(&px, 0, sizeof px);
+    struct blocks blks;
+    blocks_start(&blks, px0, px1, py0, py1);
+    while (blocks_next(s, &blks)) {
+        int bx = blks.bx, bxe = blks.bxe, by = blks.by, bye = blks.bye;
+        /* Per triangle: outside its box, or out on an edge -> none of
+         * its samples; all in -> all of them.  Every sample strictly
+         * inside both triangles' other edges is in exactly one of them
+         * (the top-left rule gives a sample on the shared line to one
+         * side), so those edges alone decide "all" for the pair. */
+        bool skip[2], full[2], outer_in = shared[0] >= 0;
+        for (int h = 0; h < 2; h++) {
+            skip[h] = !have[h] || bxe <= t[h].px0 || bx >= t[h].px1 || bye <= t[h].py0 || by >= t[h].py1;
+            full[h] = !skip[h];
+            for (int k = 0; k < 3 && !skip[h]; k++) {
+                bool in = edge_block(&t[h], k, bx, by, bxe, bye, &skip[h]);
+                full[h] &= in;
+                if (k != shared[h])
+                    outer_in &= in;
+            }
+            full[h] &= !skip[h];
+            if (skip[h])
+                outer_in = false;
+        }
+        if (skip[0] && skip[1])
+            continue;
+        bool block_full = full[0] || full[1] || outer_in;
+        if (block_full && block_fn && whole_mask && blocks_whole(&blks)) {
+            blk.x = bx;
+            blk.y = by;
+            int h = block_fn(ctx, &blk);
+            if (h < 0)
+                return -1;
+            if (h > 0)
+                continue;
+        }
+        for (int y = by; y < bye; y++) {
+            for (int x = bx; x < bxe; x++) {
+                uint32_t cov = block_full ? all : 0;
+                for (int h = 0; h < 2 && cov != all; h++) {
+                    /* the pixel is inside the triangle's box, or none of its samples are */
+                    if (skip[h] || x < t[h].px0 || x >= t[h].px1 || y < t[h].py0 || y >= t[h].py1)
+                        continue;
+                    int64_t ec[3];
+                    centre_values(&t[h], x, y, ec);
+                    cov |= full[h] ? all : pixel_samples(&t[h], ns, ec);
+                }
+                cov &= s->aa_mask[(y & 1) * 2 + (x & 1)];
+                if (!cov)
+                    continue;
+                px.x = x;
+                px.y = y;
+                px.coverage = cov;
+                if (fn(ctx, &px))
+                    return -1;
             }
         }
     }

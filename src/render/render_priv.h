@@ -327,9 +327,10 @@ struct rs_state {
     int sample_dx[RS_MAX_SAMPLES], sample_dy[RS_MAX_SAMPLES]; /* 1/16 pixel from centre */
     uint8_t aa_mask[4];            /* PA_SC_AA_MASK per quad position */
     bool per_sample;               /* PA_SC_MODE_CNTL_1.PS_ITER_SAMPLE */
-    /* Only block rows (8 pixels) with (y / 8) % row_step == row_phase are
-     * scanned (one thread's share; 0 or 1: all). */
-    unsigned row_step, row_phase;
+    /* NULL: every block row (8 pixels) is scanned; else the threads sharing
+     * a primitive claim its rows one at a time from this counter, which
+     * starts at 0 (its first row). */
+    unsigned *row_next;
     float point_half[2];           /* point half-size in pixels (x, y) */
     float line_half;               /* line half-width in pixels */
 };
@@ -369,6 +370,13 @@ typedef int (*rs_block_fn)(void *ctx, const struct rs_block *b);
  * (computed by the caller with rs_triangle_facing). */
 int rs_triangle(const struct rs_state *s, const struct rs_vertex v[3], rs_pixel_fn fn, rs_block_fn block_fn,
                 void *ctx);
+/* The pixels of two triangles (a quad's halves), each once, with the
+ * coverage of both; for callers that use neither the weights nor the
+ * order of the pixels (the CB_RESOLVE draw): rs_pixel has only x, y and
+ * coverage, rs_block only x and y.  The pixels and coverage are the union of
+ * what rs_triangle gives for each half, masked as it masks them. */
+int rs_pair(const struct rs_state *s, const struct rs_vertex va[3], const struct rs_vertex vb[3], rs_pixel_fn fn,
+            rs_block_fn block_fn, void *ctx);
 /* Signed area sign: +1 counter-clockwise on screen (y down), -1 clockwise, 0 degenerate. */
 int rs_triangle_winding(const struct rs_vertex v[3]);
 

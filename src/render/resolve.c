@@ -129,12 +129,14 @@ int cb_resolve_cleared_tile(const struct cb_target *src, struct cb_target *dst, 
          * (cb_target_init's pix_run / pix_off): the same stores, run by run */
         unsigned per_run = dst->per_run;
         if (dst->bpe == 4) {
-            uint32_t v;
+            /* the tile's 64 elements, a run's worth copied at a time */
+            uint32_t v, tile[64];
             memcpy(&v, el, 4);
+            for (unsigned i = 0; i < 64; i++)
+                tile[i] = v;
             for (unsigned r = 0; r * per_run < 64; r++) {
-                uint8_t *p = dst->mem + run[r];
-                for (unsigned j = 0; j < per_run && r * per_run + j < 64; j++)
-                    memcpy(p + 4 * j, &v, 4);
+                unsigned n = 64 - r * per_run < per_run ? 64 - r * per_run : per_run;
+                memcpy(dst->mem + run[r], tile, (size_t)n * 4);
             }
             return 1;
         }
@@ -171,8 +173,16 @@ int cb_resolve_fragment0_tile(const struct cb_target *src, struct cb_target *dst
         !bytes_apart(dst->mem, dst->map.size, src->fmask, src->fmap.size))
         return 0;
     const uint8_t *fm = src->fmask + ft->span_lo;
-    uint8_t any = 0;
-    for (unsigned k = 0; k < ft->span_len; k++)
+    /* eight bytes at a time (the span is 64 bytes at 4x, 192 at 8x) */
+    uint64_t any = 0;
+    unsigned k = 0;
+    for (; k + 8 <= ft->span_len; k += 8) {
+        uint64_t f, u;
+        memcpy(&f, fm + k, 8);
+        memcpy(&u, ft->span_used + k, 8);
+        any |= f & u;
+    }
+    for (; k < ft->span_len; k++)
         any |= fm[k] & ft->span_used[k];
     if (any)
         return 0;

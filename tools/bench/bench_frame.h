@@ -7,11 +7,11 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-/* How long one side times its frames: after `warmup` untimed frames, at
- * least min_frames and at most max_frames, stopping once budget_s seconds
- * have gone by. */
+/* How long the sides are timed: after `warmup` untimed frames each, rounds
+ * of one frame per side, at least min_rounds and at most max_rounds,
+ * stopping once budget_s seconds have gone by. */
 struct frame_budget {
-    unsigned warmup, min_frames, max_frames;
+    unsigned warmup, min_rounds, max_rounds;
     double budget_s;
 };
 
@@ -34,9 +34,11 @@ enum frame_status {
 };
 
 /* Runs both sides at 4 samples and the virtual Cedar at 8, each in a forked
- * child (so each side's peak RSS is its own), and prints
+ * child (so each side's peak RSS is its own) that renders one frame when
+ * told: the sides take turns frame by frame, so that all see the same
+ * machine load.  Prints
  *   bench frame virtual <ms> llvmpipe <ms> ratio <virtual/llvmpipe>
- *   bench frame8x virtual <ms>
+ *   bench frame8x virtual <ms> llvmpipe <ms> ratio <virtual 8x/llvmpipe 4x>
  *   bench peak-rss frame-<side> <MiB>   (one per side)
  * or `bench frame <side> unavailable: <reason>` for a side that cannot run.
  * With CEDAR_BENCH_QUICK set (not "0") each side times a single frame.

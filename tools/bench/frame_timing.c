@@ -1,9 +1,14 @@
-/* The timing loop both sides of `bench frame` share (see frame_timing.h). */
+/* The frame loop both sides of `bench frame` share (see frame_timing.h). */
 #include "frame_timing.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
+#include <unistd.h>
+
+#define CMD_TIMEOUT_S 60u   /* a frame (or the set-up before it) that takes longer hangs */
 
 static double now_s(void)
 {
@@ -20,59 +25,117 @@ static double cpu_s(void)
     return ts.tv_sec + ts.tv_nsec * 1e-9;
 }
 
+int frame_msg_send(int fd, const struct frame_msg *m)
+{
+    const char *p = (const char *)m;
+    size_t left = sizeof *m;
+    while (left > 0) {
+        ssize_t n = write(fd, p, left);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0)
+            return -1;
+        p += n;
+        left -= (size_t)n;
+    }
+    return 0;
+}
+
+int frame_msg_recv(int fd, struct frame_msg *m)
+{
+    size_t got = 0;
+    while (got < sizeof *m) {
+        ssize_t n = read(fd, (char *)m + got, sizeof *m - got);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0)
+            return -1;
+        got += (size_t)n;
+    }
+    m->renderer[sizeof m->renderer - 1] = '\0';
+    m->why[sizeof m->why - 1] = '\0';
+    return 0;
+}
+
+static enum frame_status stop(struct frame_link *link, const char *which, const char *reason,
+                              char *why, size_t whylen)
+{
+    snprintf(why, whylen, "%s%s", which, reason);
+    struct frame_msg m;
+    memset(&m, 0, sizeof m);
+    m.kind = FRAME_MSG_DONE;
+    m.status = FRAME_FAILED;
+    snprintf(m.why, sizeof m.why, "%s", why);
+    frame_msg_send(link->msg_fd, &m);
+    link->ready_sent = true; /* the parent has its answer */
+    return FRAME_FAILED;
+}
+
+enum frame_status frame_serve(struct frame_link *link, const char *renderer, frame_step_fn render,
+                              frame_step_fn check, void *ctx, char *why, size_t whylen)
+{
+    char reason[400];
+    for (unsigned i = 0; i < link->warmup || i == 0; i++)
+        if (render(ctx, reason, sizeof reason) != 0)
+            return stop(link, "", reason, why, whylen);
+    if (check(ctx, reason, sizeof reason) != 0)
+        return stop(link, "the first image is wrong: ", reason, why, whylen);
+    struct frame_msg m;
+    memset(&m, 0, sizeof m);
+    m.kind = FRAME_MSG_READY;
+    m.status = FRAME_OK;
+    snprintf(m.renderer, sizeof m.renderer, "%s", renderer);
+    if (frame_msg_send(link->msg_fd, &m) != 0)
+        return FRAME_FAILED;
+    link->ready_sent = true;
+
+    for (;;) {
+        alarm(CMD_TIMEOUT_S);
+        char cmd;
+        ssize_t n = read(link->cmd_fd, &cmd, 1);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0)
+            return FRAME_OK; /* the parent is gone: nothing to report to */
+        if (cmd == FRAME_CMD_FINISH)
+            break;
+        double t0 = now_s(), c0 = cpu_s();
+        if (render(ctx, reason, sizeof reason) != 0)
+            return stop(link, "", reason, why, whylen);
+        memset(&m, 0, sizeof m);
+        m.kind = FRAME_MSG_FRAME;
+        m.status = FRAME_OK;
+        m.wall_ms = (now_s() - t0) * 1e3;
+        m.cpu_ms = (cpu_s() - c0) * 1e3;
+        if (frame_msg_send(link->msg_fd, &m) != 0)
+            return FRAME_OK;
+    }
+    if (check(ctx, reason, sizeof reason) != 0)
+        return stop(link, "the last image is wrong: ", reason, why, whylen);
+    memset(&m, 0, sizeof m);
+    m.kind = FRAME_MSG_DONE;
+    m.status = FRAME_OK;
+    frame_msg_send(link->msg_fd, &m);
+    return FRAME_OK;
+}
+
 static int cmp_double(const void *a, const void *b)
 {
     double x = *(const double *)a, y = *(const double *)b;
     return (x > y) - (x < y);
 }
 
-static int checked(frame_step_fn check, void *ctx, const char *which, char *why, size_t whylen)
+void frame_summarise(double *wall_ms, const double *cpu_ms, unsigned n, struct frame_timing *out)
 {
-    char reason[400];
-    if (check(ctx, reason, sizeof reason) == 0)
-        return 0;
-    snprintf(why, whylen, "the %s image is wrong: %s", which, reason);
-    return -1;
-}
-
-enum frame_status frame_time(const struct frame_budget *budget, frame_step_fn render,
-                             frame_step_fn check, void *ctx, struct frame_timing *out, char *why,
-                             size_t whylen)
-{
-    for (unsigned i = 0; i < budget->warmup || i == 0; i++)
-        if (render(ctx, why, whylen) != 0)
-            return FRAME_FAILED;
-    if (checked(check, ctx, "first", why, whylen) != 0)
-        return FRAME_FAILED;
-
-    unsigned cap = budget->max_frames ? budget->max_frames : 1;
-    double *ms = malloc(cap * sizeof *ms);
-    if (!ms) {
-        snprintf(why, whylen, "out of memory");
-        return FRAME_FAILED;
+    double total = 0, cpu = 0;
+    for (unsigned i = 0; i < n; i++) {
+        total += wall_ms[i];
+        cpu += cpu_ms[i];
     }
-    double start = now_s(), cpu_start = cpu_s(), total = 0;
-    unsigned n = 0;
-    while (n < cap && (n < budget->min_frames || now_s() - start < budget->budget_s)) {
-        double t0 = now_s();
-        if (render(ctx, why, whylen) != 0) {
-            free(ms);
-            return FRAME_FAILED;
-        }
-        ms[n] = (now_s() - t0) * 1e3;
-        total += ms[n++];
-    }
-    double cpu = cpu_s() - cpu_start;
-    if (checked(check, ctx, "last", why, whylen) != 0) {
-        free(ms);
-        return FRAME_FAILED;
-    }
-    qsort(ms, n, sizeof *ms, cmp_double);
+    qsort(wall_ms, n, sizeof *wall_ms, cmp_double);
     out->frames = n;
-    out->ms_per_frame = n % 2 ? ms[n / 2] : (ms[n / 2 - 1] + ms[n / 2]) / 2;
+    out->ms_per_frame = n % 2 ? wall_ms[n / 2] : (wall_ms[n / 2 - 1] + wall_ms[n / 2]) / 2;
     out->mean_ms = total / n;
-    out->best_ms = ms[0];
-    out->cpu_ms = cpu / n * 1e3;
-    free(ms);
-    return FRAME_OK;
+    out->best_ms = wall_ms[0];
+    out->cpu_ms = cpu / n;
 }

@@ -16,13 +16,11 @@ struct gl_frame {
 };
 
 /* Display, context, llvmpipe check, program and framebuffers. */
-static enum frame_status set_up(struct gl_frame *f, unsigned samples, struct frame_timing *out,
-                                char *why, size_t whylen)
+static enum frame_status set_up(struct gl_frame *f, unsigned samples, char *why, size_t whylen)
 {
     struct gl_scene *s = &f->scene;
     if (gl_scene_open(s, why, whylen) != 0)
         return FRAME_UNAVAILABLE;
-    snprintf(out->renderer, sizeof out->renderer, "%s", s->renderer);
     if (!strstr(s->renderer, "llvmpipe")) {
         snprintf(why, whylen, "GL_RENDERER is \"%s\", not llvmpipe", s->renderer);
         return FRAME_UNAVAILABLE;
@@ -60,19 +58,17 @@ static int check_step(void *ctx, char *why, size_t whylen)
                              whylen);
 }
 
-enum frame_status llvmpipe_frame_bench(unsigned samples, const struct frame_budget *budget,
-                                       struct frame_timing *out, char *why, size_t whylen)
+enum frame_status llvmpipe_frame_bench(unsigned samples, struct frame_link *link, char *why,
+                                       size_t whylen)
 {
-    memset(out, 0, sizeof *out);
-    out->samples = samples;
     /* Mesa reads these when the display is initialised. */
     setenv("LIBGL_ALWAYS_SOFTWARE", "1", 1);
     setenv("GALLIUM_DRIVER", "llvmpipe", 1);
 
     struct gl_frame f = {.pixels = NULL};
-    enum frame_status st = set_up(&f, samples, out, why, whylen);
+    enum frame_status st = set_up(&f, samples, why, whylen);
     if (st == FRAME_OK)
-        st = frame_time(budget, frame_step, check_step, &f, out, why, whylen);
+        st = frame_serve(link, f.scene.renderer, frame_step, check_step, &f, why, whylen);
     gl_scene_close(&f.scene);
     free(f.pixels);
     return st;

@@ -108,13 +108,9 @@ static int check_step(void *ctx, char *why, size_t whylen)
     return -1;
 }
 
-enum frame_status virtual_frame_bench(unsigned samples, const struct frame_budget *budget,
-                                      struct frame_timing *out, char *why, size_t whylen)
+enum frame_status virtual_frame_bench(unsigned samples, struct frame_link *link, char *why,
+                                      size_t whylen)
 {
-    memset(out, 0, sizeof *out);
-    out->samples = samples;
-    snprintf(out->renderer, sizeof out->renderer, "virtual Cedar (cedar_demo_session)");
-
     struct virtual_frame f = {.samples = samples};
     char err[256] = "";
     if (cedar_demo_open_virtual(&f.dev, err, sizeof err) != 0 || !f.dev) {
@@ -123,7 +119,8 @@ enum frame_status virtual_frame_bench(unsigned samples, const struct frame_budge
     }
     enum frame_status st = FRAME_FAILED;
     if (set_up(&f, why, whylen) == 0)
-        st = frame_time(budget, frame_step, check_step, &f, out, why, whylen);
+        st = frame_serve(link, "virtual Cedar (cedar_demo_session)", frame_step, check_step, &f,
+                         why, whylen);
     free(f.pixels);
     cedar_demo_session_close(f.session);
     cedar_demo_plan_free(&f.plan);

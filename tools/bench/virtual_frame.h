@@ -7,12 +7,14 @@
 #ifndef CEDAR_BENCH_VIRTUAL_FRAME_H
 #define CEDAR_BENCH_VIRTUAL_FRAME_H
 
-#include "bench_frame.h"
+#include "frame_timing.h"
 
-/* Returns FRAME_OK, FRAME_UNAVAILABLE (the demo cannot open the virtual
- * Cedar) or FRAME_FAILED (a step failed, or the first or last
- * image is not the scene), with a reason in why. */
-enum frame_status virtual_frame_bench(unsigned samples, const struct frame_budget *budget,
-                                      struct frame_timing *out, char *why, size_t whylen);
+/* In a child of `bench frame`: sets the frame up with `samples` samples per
+ * pixel and serves the parent's commands (frame_serve).  Returns FRAME_OK,
+ * FRAME_UNAVAILABLE (the demo cannot open the virtual Cedar) or FRAME_FAILED
+ * (a step failed, or the first or last image is not the scene), with a
+ * reason in why. */
+enum frame_status virtual_frame_bench(unsigned samples, struct frame_link *link, char *why,
+                                      size_t whylen);
 
 #endif
