@@ -429,11 +429,11 @@ static void unsupported_opcode_is_named(void **state)
     assert_int_equal(run_alu_vs(&a, &c, &out, &err), -1);
     assert_string_equal(err.msg, "shader TEST PC 1 (clause instruction at 3): unsupported ALU OP2 opcode 0xc0 (CUBE)");
     /* an unsupported CF instruction */
-    uint32_t w[4] = { 0, S_SQ_CF_WORD1__CF_INST(V_SQ_CF_INST__LOOP_START), 0, 0 };
+    uint32_t w[4] = { 0, S_SQ_CF_WORD1__CF_INST(V_SQ_CF_INST__EMIT_VERTEX), 0, 0 };
     struct eg_shader_env env = make_env(&c);
     struct eg_program vs = { "VS", w, 4 };
     assert_int_equal(eg_run_vs(&vs, NULL, &env, 0, 0, &out, &err), -1);
-    assert_string_equal(err.msg, "shader VS PC 0: unsupported CF instruction 0x04 (LOOP_START)");
+    assert_string_equal(err.msg, "shader VS PC 0: unsupported CF instruction 0x15 (EMIT_VERTEX)");
     /* CALL_FS without a fetch shader; running off the end */
     uint32_t d[64];
     struct eg_program seedvs = { "VS", d, test_load_words("tests/data/shader/seed_vs.bin", d, 64) };

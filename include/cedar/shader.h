@@ -145,6 +145,11 @@ struct eg_asm {
 void eg_asm_init(struct eg_asm *a);
 void eg_asm_cf(struct eg_asm *a, unsigned cf_inst);     /* a plain CF (NOP, RETURN, CALL_FS ...) */
 void eg_asm_nop(struct eg_asm *a);
+/* A flow-control CF instruction (JUMP, ELSE, POP, PUSH, LOOP_*) with its
+ * ADDR (a CF index: the program counter of the target), POP_COUNT and COND
+ * (V_SQ_CF_COND__*); eg_asm_pc is the index the next CF instruction gets. */
+void eg_asm_flow(struct eg_asm *a, unsigned cf_inst, unsigned addr, unsigned pop_count, unsigned cond);
+unsigned eg_asm_pc(const struct eg_asm *a);
 void eg_asm_call_fs(struct eg_asm *a);
 void eg_asm_return(struct eg_asm *a);
 void eg_asm_export(struct eg_asm *a, const struct eg_export *e);
@@ -251,6 +256,9 @@ struct eg_shader_env {
     /* an MSAA texture's FMask at texel (x, y, z): the fragment index of
      * sample s in bits 4s..4s+3 (LD with INST_MOD 1, Mesa's "ldfptr") */
     int (*tex_fmask)(void *ctx, unsigned resource, int x, int y, int z, uint32_t *out, char *msg, size_t msglen);
+    /* SQ_LOOP_CONST_n of the running stage (LOOP_START's CF_CONST): COUNT
+     * bits 0..11, INIT 12..23, INC 24..31; NULL: a counted loop faults */
+    int (*loop_const)(void *ctx, unsigned index, uint32_t *out, char *msg, size_t msglen);
     /* semantic table SQ_VTX_SEMANTIC_0..31 (low 8 bits = SEMANTIC_ID) and which
      * entries are valid; a SEMANTIC fetch of id S writes GPR i+1 for the entry i
      * holding S */
@@ -304,6 +312,15 @@ struct eg_ps_output {
 
 int eg_run_ps(const struct eg_program *ps, const struct eg_shader_env *env,
               const struct eg_ps_input *in, struct eg_ps_output *out, struct eg_shader_err *err);
+
+/* The pixel shader for n (1..4) lanes at once, as the hardware runs a 2x2
+ * quad: lane l starts from in[l] and ends in out[l]; lanes whose bit is set
+ * in helpers are helper pixels (they run, so that neighbours see their
+ * values, but a VALID_PIXEL_MODE instruction leaves them out).  eg_run_ps is
+ * this with one lane. */
+int eg_run_ps_lanes(const struct eg_program *ps, const struct eg_shader_env *env,
+                    const struct eg_ps_input *in, unsigned n, uint32_t helpers,
+                    struct eg_ps_output *out, struct eg_shader_err *err);
 
 /* The pixel shader over a batch of pixels (src/shader/ps_batch.c): decoded
  * once, then each instruction run for every pixel of the batch (registers

@@ -68,6 +68,22 @@ void eg_asm_cf(struct eg_asm *a, unsigned cf_inst)
     add_cf(a, 0, S_SQ_CF_WORD1__CF_INST(cf_inst) | S_SQ_CF_WORD1__BARRIER(1));
 }
 
+void eg_asm_flow(struct eg_asm *a, unsigned cf_inst, unsigned addr, unsigned pop_count, unsigned cond)
+{
+    close_clause(a);
+    if (!fits(a, "CF_INST", cf_inst, SQ_CF_WORD1__CF_INST__WIDTH) || !fits(a, "ADDR", addr, SQ_CF_WORD0__ADDR__WIDTH) ||
+        !fits(a, "POP_COUNT", pop_count, SQ_CF_WORD1__POP_COUNT__WIDTH) ||
+        !fits(a, "COND", cond, SQ_CF_WORD1__COND__WIDTH))
+        return;
+    add_cf(a, S_SQ_CF_WORD0__ADDR(addr), S_SQ_CF_WORD1__CF_INST(cf_inst) | S_SQ_CF_WORD1__POP_COUNT(pop_count) |
+                                             S_SQ_CF_WORD1__COND(cond) | S_SQ_CF_WORD1__BARRIER(1));
+}
+
+unsigned eg_asm_pc(const struct eg_asm *a)
+{
+    return a->ncf;
+}
+
 void eg_asm_nop(struct eg_asm *a)
 {
     eg_asm_cf(a, V_SQ_CF_INST__NOP);

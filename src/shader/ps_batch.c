@@ -9,7 +9,7 @@
  * the same operations in the same order (eg_alu_eval per pixel, the INTERP
  * and DOT4 formulas of interp.c), the same OMOD / CLAMP.  Only straight-line
  * programs are taken (ALU clauses, colour exports, NOP): anything with
- * control flow, fetches, relative addressing, depth exports or an
+ * control flow, predication, fetches, relative addressing, depth exports or an
  * instruction the interpreter would refuse is left to eg_run_ps, which runs
  * it or reports the exact fault. */
 #include <math.h>
@@ -332,6 +332,8 @@ static bool decode_alu_clause(struct eg_ps_batch *b, const struct eg_program *p,
                     return false;
             if (!sl->op3 && G_SQ_ALU_WORD0__INDEX_MODE(w0) && (rel[0] || rel[1] || G_SQ_ALU_WORD1_OP2__DST_REL(w1)))
                 return false;
+            if (G_SQ_ALU_WORD0__PRED_SEL(w0) != V_SQ_ALU_PRED_SEL__OFF)
+                return false;   /* predicated: eg_run_ps */
             sl->write = sl->op3 || G_SQ_ALU_WORD1_OP2__WRITE_MASK(w1);
             if (sl->write && G_SQ_ALU_WORD1_OP2__DST_REL(w1))
                 return false;
