@@ -23,6 +23,16 @@ usage_error "unknown option" "$TOOL" --dry-run --frobnicate
 usage_error "missing argument" "$TOOL" --dry-run --samples
 usage_error "stray argument" "$TOOL" --dry-run extra
 usage_error "capture with dry run" "$TOOL" --dry-run --capture "$tmp/x.bof"
+usage_error "vertex colour format unknown" "$TOOL" --dry-run --vertex-color-format r8g8b8_float
+usage_error "vertex colour format missing" "$TOOL" --dry-run --vertex-color-format
+
+# --vertex-color-format: said on its own line; the default prints nothing new.
+if "$TOOL" --dry-run --vertex-color-format r8g8b8_snorm >"$tmp/out" 2>&1 && out_has "vertex colour: r8g8b8_snorm" &&
+   "$TOOL" --dry-run >"$tmp/out" 2>&1 && ! grep -q "vertex colour" "$tmp/out"; then
+    pass "--vertex-color-format r8g8b8_snorm: named; the default line unchanged"
+else
+    fail "--vertex-color-format: $(cat "$tmp/out")"
+fi
 
 # With no AMD GPU visible (CI), listing finds none and says so.
 if ls /sys/bus/pci/devices/*/vendor >/dev/null 2>&1 && grep -qx 0x1002 /sys/bus/pci/devices/*/vendor 2>/dev/null; then

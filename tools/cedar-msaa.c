@@ -33,6 +33,11 @@ static void usage(FILE *f)
 "                        64 x 64) is refused as bad usage\n"
 "  --clear-color RRGGBB  clear colour as hex bytes (default 334C4C)\n"
 "  --no-fast-clear       clear with a full-screen draw instead of the CMask\n"
+"  --vertex-color-format r32g32b32_float|r8g8b8a8_unorm|r8g8b8_snorm|r8g8b8_unorm\n"
+"                        how the vertex buffer stores the colour (default\n"
+"                        r32g32b32_float); the 3-component 8-bit ones are read\n"
+"                        with three 1-byte fetches and w = 1 (AMD has no such\n"
+"                        vertex format); SNORM stores a colour c as round(127 c)\n"
 "  --out DIR             output directory (default out/)\n"
 "  --dump-cs DIR         write every submitted IB: DIR/cs_NNN.bin, cs_NNN.relocs.txt\n"
 "  --capture FILE.bof    record every submission and the buffers it references, in\n"
@@ -101,7 +106,7 @@ int main(int argc, char **argv)
     bool dry_run = false;
 
     enum { O_DEVICE = 256, O_LIST, O_SAMPLES, O_WIDTH, O_HEIGHT, O_CLEAR, O_NOFAST, O_OUT, O_DUMP,
-           O_CAPTURE, O_DRY };
+           O_CAPTURE, O_DRY, O_VCOLOR };
     static const struct option opts[] = {
         { "device", required_argument, NULL, O_DEVICE },
         { "list-devices", no_argument, NULL, O_LIST },
@@ -110,6 +115,7 @@ int main(int argc, char **argv)
         { "height", required_argument, NULL, O_HEIGHT },
         { "clear-color", required_argument, NULL, O_CLEAR },
         { "no-fast-clear", no_argument, NULL, O_NOFAST },
+        { "vertex-color-format", required_argument, NULL, O_VCOLOR },
         { "out", required_argument, NULL, O_OUT },
         { "dump-cs", required_argument, NULL, O_DUMP },
         { "capture", required_argument, NULL, O_CAPTURE },
@@ -146,6 +152,13 @@ int main(int argc, char **argv)
             }
             break;
         case O_NOFAST: cfg.fast_clear = false; break;
+        case O_VCOLOR:
+            if (eg_demo_color_format_parse(optarg, &cfg.vertex_color_format) != 0) {
+                fprintf(stderr, "cedar-msaa: --vertex-color-format: \"%s\" is not r32g32b32_float, "
+                        "r8g8b8a8_unorm, r8g8b8_snorm or r8g8b8_unorm\n", optarg);
+                return EXIT_USAGE;
+            }
+            break;
         case O_OUT: out = optarg; break;
         case O_DUMP: dump = optarg; break;
         case O_CAPTURE: capture = optarg; break;
@@ -207,6 +220,8 @@ int main(int argc, char **argv)
     printf("scene: %ux%u, %u sample%s, clear colour %02X%02X%02X, %s\n", cfg.width, cfg.height,
            cfg.samples, cfg.samples > 1 ? "s" : "", cfg.clear_rgb[0], cfg.clear_rgb[1],
            cfg.clear_rgb[2], cfg.samples > 1 && cfg.fast_clear ? "fast clear" : "clear by drawing");
+    if (cfg.vertex_color_format != EG_DEMO_COLOR_R32G32B32_FLOAT)
+        printf("vertex colour: %s\n", eg_demo_color_format_name(cfg.vertex_color_format));
     printf("layout: colour %ux%u 2D, %llu bytes", l->color.aligned_width, l->color.aligned_height,
            (unsigned long long)l->color.size);
     if (cfg.samples > 1)

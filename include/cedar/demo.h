@@ -25,6 +25,7 @@
 #include "cedar/cmdbuf.h"
 #include "cedar/device.h"
 #include "cedar/layout.h"
+#include "cedar/shader.h"
 
 #define CEDAR_DEMO_MAX_SIZE 8192u
 
@@ -34,6 +35,7 @@ struct cedar_demo_config {
     uint8_t clear_rgb[3];       /* R, G, B bytes; alpha is 0xFF */
     bool fast_clear;            /* false: clear with a draw */
     struct cedar_tiling tiling; /* from RADEON_INFO_TILING_CONFIG */
+    enum eg_demo_color_format vertex_color_format;  /* how the vertices store the colour */
 };
 
 /* The scene of ../shared/fixtures/cedar/README.md: 1280x720, 8x, clear

@@ -75,6 +75,8 @@ struct vc_pixel_out {
     float color[VC_RENDER_MAX_TARGETS][4]; /* colour exports 0.. (RGBA as exported) */
     unsigned num_colors;                   /* how many colour exports the shader made */
     bool killed;                           /* KILL: the pixel writes nothing */
+    bool depth_written;                    /* the shader exported a depth (Z export) */
+    float depth;                           /* that depth (window z) */
 };
 
 struct vc_shader_ops {
@@ -124,6 +126,9 @@ void vc_render_set_threads(struct vc_render *r, unsigned n);
 struct vc_render_stats {
     uint64_t draws, vertices, primitives, pixels_shaded, samples_written;
     uint64_t blocks_batched;   /* fully covered 8x8 blocks handed to the pixel stage whole */
+    /* samples that passed the depth and stencil tests while DB_COUNT_CONTROL
+     * counted them: the DB's counter, which ZPASS_DONE writes */
+    uint64_t zpass_samples;
 };
 void vc_render_get_stats(const struct vc_render *r, struct vc_render_stats *out);
 

@@ -349,10 +349,11 @@ uint8_t eg_ps_batch_color_mask(const struct eg_ps_batch *b);
 const uint32_t *eg_ps_batch_color(const struct eg_ps_batch *b, unsigned target, unsigned chan);
 const bool *eg_ps_batch_killed(const struct eg_ps_batch *b);
 
-/* Convert one fetched element (vertex data or a texel) of a FMT_* data format to
- * four 32-bit components (missing ones 0, w 1; the instruction's SQ_INST_SEL picks later).
+/* Convert one fetched element of a FMT_* data format to four 32-bit
+ * components (missing ones 0, w 1; the instruction's SQ_INST_SEL picks later),
+ * SRF_MODE ZERO_CLAMP_MINUS_ONE (cedar/vtx_format.h has the whole interface).
  * bytes must hold eg_fmt_bytes(data_format) bytes.  Returns the component
- * count, or -1 for a format the interpreter does not decode. */
+ * count, or -1 for a format the vertex fetch does not read. */
 int eg_fmt_bytes(unsigned data_format);
 int eg_fmt_convert(unsigned data_format, unsigned num_format, unsigned format_comp,
                    const uint8_t *bytes, union eg_vec4 *out);
@@ -385,9 +386,46 @@ struct eg_demo_shaders {
     unsigned vtx_stride;                    /* bytes per vertex */
     unsigned pos_offset, color_offset;      /* bytes into a vertex */
     unsigned pos_format, color_format;      /* V_SQ_DATA_FORMAT__* */
+    unsigned color_encoding;                /* enum eg_demo_color_format (below) */
 };
 
-/* Build the three shaders and fill the facts.  0, or -1 (an encoder bug). */
+/* How the vertex buffer stores the colour attribute (cedar-msaa
+ * --vertex-color-format) and how the fetch shader reads it. */
+enum eg_demo_color_format {
+    EG_DEMO_COLOR_R32G32B32_FLOAT,  /* the default: one FMT_32_32_32_FLOAT fetch, w = 1 */
+    EG_DEMO_COLOR_R8G8B8A8_UNORM,   /* one FMT_8_8_8_8 UNORM fetch */
+    EG_DEMO_COLOR_R8G8B8_SNORM,     /* three FMT_8 SNORM fetches at bytes 0, 1, 2, w = 1 */
+    EG_DEMO_COLOR_R8G8B8_UNORM,     /* three FMT_8 UNORM fetches at bytes 0, 1, 2, w = 1 */
+    EG_DEMO_COLOR_COUNT
+};
+/* "r32g32b32_float", ...; parse: 0, or -1 for any other name. */
+const char *eg_demo_color_format_name(enum eg_demo_color_format f);
+int eg_demo_color_format_parse(const char *name, enum eg_demo_color_format *f);
+
+/* Build the three shaders and fill the facts (the colour as
+ * R32G32B32_FLOAT).  0, or -1 (an encoder bug). */
 int eg_demo_shaders_build(struct eg_demo_shaders *s);
+/* The same with the colour stored as `color`. */
+int eg_demo_shaders_build_color(struct eg_demo_shaders *s, enum eg_demo_color_format color);
+
+/* The same programs with the caller's colour fetches (cedar-probe formats):
+ * the position (3 floats) at byte 0 of a vtx_stride-byte vertex, then
+ * nfetch fetches of the colour semantic, each writing the channels its
+ * dst_sel names (V_SQ_INST_SEL__MASK: not written); flat: the pixel shader
+ * exports the colour of vertex 0 unchanged (INTERP_LOAD_P0) instead of
+ * interpolating it.  0, or -1 (a bad spec or an encoder bug). */
+#define EG_DEMO_MAX_COLOR_FETCHES 4
+struct eg_demo_color_fetch {
+    unsigned offset, bytes;     /* in the vertex; bytes of the element (mega-fetch count + 1) */
+    unsigned data_format, num_format, format_comp, srf_mode;
+    uint8_t dst_sel[4];
+};
+struct eg_demo_fetch_spec {
+    unsigned vtx_stride;
+    const struct eg_demo_color_fetch *fetch;
+    unsigned nfetch;
+    bool flat;
+};
+int eg_demo_shaders_build_spec(struct eg_demo_shaders *s, const struct eg_demo_fetch_spec *spec);
 
 #endif

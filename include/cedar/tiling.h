@@ -42,6 +42,14 @@ enum cedar_micro_order {
 struct cedar_tile_opts {
     unsigned slices;              /* array slices; default 1 */
     enum cedar_micro_order order; /* default DISPLAYABLE */
+    /* Depth surfaces (addrlib ADDR_DEPTH_SAMPLE_ORDER): inside a micro tile
+     * the samples of a pixel lie side by side (pixel index * samples +
+     * sample) instead of one plane per sample.  Only cedar_tile_addr and
+     * cedar_tile_coord address such a map when it has more than one sample
+     * (cedar_tile_micro gives no runs, the copies refuse it).  Also lifts
+     * the rule that a bank's share of a macro tile fills a pipe-interleave
+     * group, which libdrm's stencil layouts do not keep. */
+    int depth_sample_order;
     /* Only 8-pipe parts: shader engines (1 or 2) and SE tile size (16 or 32).
      * Default 2 and 32: the Cypress/Hemlock GB_ADDR_CONFIG the kernel programs
      * (CYPRESS_GB_ADDR_CONFIG_GOLDEN 0x02011003). */
@@ -62,9 +70,11 @@ struct cedar_tile_map {
     uint64_t slice_size;          /* bytes of one slice (all samples, all tile-split pieces) */
     uint64_t size;                /* bytes of the whole surface: slices * slice_size */
     int is_fmask;
+    int depth_order;              /* opts.depth_sample_order with samples > 1 */
 
     /* private */
     unsigned elem_bits;           /* bits per element */
+    unsigned sample_step, pixel_step; /* element (sample, pixel index) of a micro tile: sample * sample_step + pixel * pixel_step */
     unsigned planes;              /* sample planes per micro tile (FMask: bit planes) */
     unsigned pipes, banks, group_bytes, bankw, bankh, mtilea, tile_split;
     unsigned shader_engines, se_tile;

@@ -52,6 +52,7 @@ struct demo_shader_facts {
     unsigned vtx_resource;          /* absolute fetch resource slot */
     unsigned vtx_stride, pos_offset, color_offset;
     unsigned pos_format, color_format;  /* V_SQ_DATA_FORMAT__* */
+    unsigned color_encoding;            /* enum eg_demo_color_format */
 };
 
 struct demo_programs {
@@ -60,8 +61,11 @@ struct demo_programs {
 };
 
 /* Builds the shader buffer contents.  Returns 0, or -1 with a reason. */
-int demo_programs_build(struct demo_programs *progs, uint32_t **code, size_t *size, char *err,
-                        size_t errlen);
+int demo_programs_build(struct demo_programs *progs, enum eg_demo_color_format color, uint32_t **code,
+                        size_t *size, char *err, size_t errlen);
+/* The same programs with the caller's colour fetches (eg_demo_shaders_build_spec). */
+int demo_programs_build_spec(struct demo_programs *progs, const struct eg_demo_fetch_spec *spec, uint32_t **code,
+                             size_t *size, char *err, size_t errlen);
 
 /* The vertex buffer contents for the configuration, laid out as the fetch
  * shader reads it: DEMO_PRIM_COUNT primitives of three vertices. */

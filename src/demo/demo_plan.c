@@ -98,7 +98,7 @@ int cedar_demo_plan_build(const struct cedar_demo_config *cfg, struct cedar_demo
     }
 
     struct demo_programs progs;
-    if (demo_programs_build(&progs, &plan->shader_code, &plan->shader_size, err, errlen) != 0)
+    if (demo_programs_build(&progs, cfg->vertex_color_format, &plan->shader_code, &plan->shader_size, err, errlen) != 0)
         return -1;
     if (demo_scene_vertices(cfg, &progs, &plan->vertices, &plan->vertices_size, err, errlen) != 0)
         return -1;

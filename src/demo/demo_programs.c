@@ -15,16 +15,10 @@ static uint64_t align_up(uint64_t v, uint64_t a)
     return (v + a - 1) / a * a;
 }
 
-int demo_programs_build(struct demo_programs *progs, uint32_t **code, size_t *size, char *err,
-                        size_t errlen)
+/* The programs' facts, and the shader buffer with each at its offset. */
+static int place_programs(struct demo_programs *progs, const struct eg_demo_shaders *s, uint32_t **code,
+                          size_t *size, char *err, size_t errlen)
 {
-    memset(progs, 0, sizeof *progs);
-    struct eg_demo_shaders sh;
-    if (eg_demo_shaders_build(&sh) != 0) {
-        snprintf(err, errlen, "the shader encoder failed to build the demo shaders");
-        return -1;
-    }
-    const struct eg_demo_shaders *s = &sh;
     struct demo_shader_facts *f = &progs->s;
     f->vs_num_gprs = s->vs_num_gprs;
     f->vs_stack_size = s->vs_stack_size;
@@ -45,6 +39,7 @@ int demo_programs_build(struct demo_programs *progs, uint32_t **code, size_t *si
     f->color_offset = s->color_offset;
     f->pos_format = s->pos_format;
     f->color_format = s->color_format;
+    f->color_encoding = s->color_encoding;
     progs->fs_offset = 0;
     progs->vs_offset = align_up(progs->fs_offset + s->fs_ndw * 4, PROGRAM_ALIGN);
     progs->ps_offset = align_up(progs->vs_offset + s->vs_ndw * 4, PROGRAM_ALIGN);
@@ -60,4 +55,28 @@ int demo_programs_build(struct demo_programs *progs, uint32_t **code, size_t *si
     *code = buf;
     *size = total;
     return 0;
+}
+
+int demo_programs_build(struct demo_programs *progs, enum eg_demo_color_format color, uint32_t **code,
+                        size_t *size, char *err, size_t errlen)
+{
+    memset(progs, 0, sizeof *progs);
+    struct eg_demo_shaders sh;
+    if (eg_demo_shaders_build_color(&sh, color) != 0) {
+        snprintf(err, errlen, "the shader encoder failed to build the demo shaders");
+        return -1;
+    }
+    return place_programs(progs, &sh, code, size, err, errlen);
+}
+
+int demo_programs_build_spec(struct demo_programs *progs, const struct eg_demo_fetch_spec *spec, uint32_t **code,
+                             size_t *size, char *err, size_t errlen)
+{
+    memset(progs, 0, sizeof *progs);
+    struct eg_demo_shaders sh;
+    if (eg_demo_shaders_build_spec(&sh, spec) != 0) {
+        snprintf(err, errlen, "the shader encoder refused the fetch programs");
+        return -1;
+    }
+    return place_programs(progs, &sh, code, size, err, errlen);
 }

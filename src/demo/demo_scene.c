@@ -1,6 +1,7 @@
 /* The scene of ../shared/fixtures/cedar/README.md: one triangle (red bottom
  * right, blue bottom left, green top) on the clear colour, plus the two
  * full-screen rectangles the clear draw and the resolve use. */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -49,17 +50,52 @@ static unsigned float_components(unsigned data_format)
     }
 }
 
-/* Writes one vertex in the layout the fetch shader reads (32-bit floats;
- * the fetch fills missing components with 0 and w with 1). */
+/* The scene's colour c (in [0, 1]) as a UNORM8 / SNORM8 byte. */
+static uint8_t unorm8(float c)
+{
+    return (uint8_t)lroundf((c < 0 ? 0 : c > 1 ? 1 : c) * 255.0f);
+}
+
+static uint8_t snorm8(float c)
+{
+    return (uint8_t)(int8_t)lroundf((c < -1 ? -1 : c > 1 ? 1 : c) * 127.0f);
+}
+
+/* The colour as the fetch shader reads it (enum eg_demo_color_format):
+ * 3 floats, or 3 or 4 bytes.  Returns the bytes written, 0 for an encoding
+ * the scene does not know. */
+static unsigned put_color(uint8_t *dst, unsigned encoding, const float c[4])
+{
+    switch (encoding) {
+    case EG_DEMO_COLOR_R32G32B32_FLOAT:
+        memcpy(dst, c, 12);
+        return 12;
+    case EG_DEMO_COLOR_R8G8B8A8_UNORM:
+    case EG_DEMO_COLOR_R8G8B8_UNORM:
+        for (int i = 0; i < 4; i++)
+            dst[i] = unorm8(c[i]);
+        return encoding == EG_DEMO_COLOR_R8G8B8_UNORM ? 3 : 4;
+    case EG_DEMO_COLOR_R8G8B8_SNORM:
+        for (int i = 0; i < 3; i++)
+            dst[i] = snorm8(c[i]);
+        return 3;
+    default:
+        return 0;
+    }
+}
+
+/* Writes one vertex in the layout the fetch shader reads (the position as
+ * 32-bit floats; the fetch fills missing components with 0 and w with 1). */
 static int put_vertex(uint8_t *dst, const struct demo_shader_facts *s,
                       const struct cedar_demo_vertex *v)
 {
-    unsigned np = float_components(s->pos_format), nc = float_components(s->color_format);
-    if (np < 2 || nc < 3 || s->pos_offset + np * 4 > s->vtx_stride ||
-        s->color_offset + nc * 4 > s->vtx_stride)
+    unsigned np = float_components(s->pos_format);
+    uint8_t color[16];
+    unsigned nc = put_color(color, s->color_encoding, v->color);
+    if (np < 2 || !nc || s->pos_offset + np * 4 > s->vtx_stride || s->color_offset + nc > s->vtx_stride)
         return -1;
     memcpy(dst + s->pos_offset, v->pos, np * 4);
-    memcpy(dst + s->color_offset, v->color, nc * 4);
+    memcpy(dst + s->color_offset, color, nc);
     return 0;
 }
 

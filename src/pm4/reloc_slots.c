@@ -45,6 +45,10 @@ static bool is_cb_color_reg(const char *name, const char *suffix)
 {
     unsigned n;
     int end = 0;
+    /* most registers are not CB_COLORn_*: no sscanf for them (it is per
+     * register of every SET_* packet of every CS) */
+    if (strncmp(name, "CB_COLOR", 8) != 0)
+        return false;
     if (sscanf(name, "CB_COLOR%u_%n", &n, &end) != 1 || end == 0)
         return false;
     return strcmp(name + end, suffix) == 0;

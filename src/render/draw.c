@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "cedar/shader.h"
+#include "depth.h"
 #include "interp.h"
 #include "render_priv.h"
 
@@ -49,6 +50,11 @@ struct draw_ctx {
     bool cb_on[RS_NUM_CB];
     float blend_const[4];
     struct cb_alpha_mask a2m;  /* DB_ALPHA_TO_MASK */
+    struct db_state db;        /* depth.c; db.zpass counts this thread's passes */
+    bool shading;              /* the pixel stage runs (CB_NORMAL, or CB_DISABLE with a Z export / kill) */
+    /* window z of the sub-triangle being rasterised: z0 + zdx * (X - x0) +
+     * zdy * (Y - y0) at the point (X, Y) in pixels */
+    double z0, zx0, zy0, zdx, zdy;
     uint32_t clip_cntl;
     float gb_x, gb_y;
     struct cache_entry *cache;
@@ -177,6 +183,25 @@ static inline unsigned coverage_count(uint32_t m)
     return (m * 0x01010101u) >> 24;
 }
 
+/* The depth and stencil tests of a fragment (depth.c): the samples of
+ * `coverage` that pass.  Depth per sample from the primitive's plane at the
+ * sample's position, or the shader's export for all of them. */
+static uint32_t depth_test(struct draw_ctx *d, unsigned x, unsigned y, uint32_t coverage, const float *exported)
+{
+    if (!d->db.active)
+        return coverage;
+    float z[RS_MAX_SAMPLES];
+    for (unsigned s = 0; s < d->rs.samples; s++) {
+        if (exported && d->db.z_export) {
+            z[s] = *exported;
+            continue;
+        }
+        double px = (double)x + 0.5 + d->rs.sample_dx[s] / 16.0, py = (double)y + 0.5 + d->rs.sample_dy[s] / 16.0;
+        z[s] = (float)(d->z0 + d->zdx * (px - d->zx0) + d->zdy * (py - d->zy0));
+    }
+    return db_fragment(&d->db, x, y, coverage, z, d->prim.front_face);
+}
+
 static void write_shaded(struct draw_ctx *d, const struct vc_pixel_in *in, const struct vc_pixel_out *out)
 {
     d->stats.pixels_shaded++;
@@ -184,6 +209,9 @@ static void write_shaded(struct draw_ctx *d, const struct vc_pixel_in *in, const
         return;
     uint32_t cov = out->num_colors ? cb_alpha_mask_apply(&d->a2m, in->x, in->y, out->color[0][3], in->coverage)
                                    : in->coverage;
+    cov = depth_test(d, in->x, in->y, cov, out->depth_written ? &out->depth : NULL);
+    if (!cov)
+        return;
     for (unsigned k = 0; k < RS_NUM_CB && k < out->num_colors; k++) {
         if (!d->cb_on[k])
             continue;
@@ -217,6 +245,17 @@ static bool centre_weights_batch(struct draw_ctx *d, unsigned n)
     return true;
 }
 
+/* Pending pixel l's coverage after alpha to coverage (the batch's lanes
+ * hold colour 0's alpha). */
+static uint32_t a2m_coverage(const struct draw_ctx *d, unsigned l, unsigned num_colors)
+{
+    if (!d->a2m.on || !num_colors)
+        return d->pending[l].coverage;
+    float a;
+    memcpy(&a, &eg_ps_batch_color(d->batch, 0, 3)[l], sizeof a);
+    return cb_alpha_mask_apply(&d->a2m, d->pending[l].x, d->pending[l].y, a, d->pending[l].coverage);
+}
+
 /* Shade the pending pixels as one batch and write them, in raster order.
  * Their weights are computed here, in one loop: the divisions of
  * consecutive pixels then overlap. */
@@ -240,26 +279,21 @@ static int flush_pending(struct draw_ctx *d)
         /* the batch's lanes straight into the fragments' RGBA (each target's
          * four channels side by side, as cb_write_tile reads them) */
         float rgba[EG_PS_BATCH_MAX][4], rgba1[EG_PS_BATCH_MAX][4];
-        uint32_t cov[EG_PS_BATCH_MAX];
         const bool *killed = eg_ps_batch_killed(d->batch);
         uint8_t mask = eg_ps_batch_color_mask(d->batch);
         unsigned num_colors = 0;
         for (unsigned t = 0; t < VC_RENDER_MAX_TARGETS; t++)
             if ((mask >> t) & 1u)
                 num_colors = t + 1;
-        /* a whole block none of whose pixels was killed: its lanes are in
+        /* depth and stencil first: the samples each pixel still covers */
+        uint32_t cov[EG_PS_BATCH_MAX];
+        for (unsigned l = 0; l < done; l++)
+            cov[l] = killed[l] ? 0 : depth_test(d, d->pending[l].x, d->pending[l].y, a2m_coverage(d, l, num_colors), NULL);
+        /* a whole block none of whose pixels lost a sample: its lanes are in
          * cb_write_whole_tile_lanes' order */
         bool lanes = block && done == 64 && !d->a2m.on;
         for (unsigned l = 0; l < done && lanes; l++)
-            lanes = !killed[l];
-        const uint32_t *alpha0 = num_colors ? eg_ps_batch_color(d->batch, 0, 3) : NULL;
-        for (unsigned l = 0; l < done; l++) {
-            float a = 0.0f;
-            if (alpha0)
-                memcpy(&a, &alpha0[l], sizeof a);
-            cov[l] = alpha0 ? cb_alpha_mask_apply(&d->a2m, d->pending[l].x, d->pending[l].y, a, d->pending[l].coverage)
-                            : d->pending[l].coverage;
-        }
+            lanes = cov[l] == d->pending[l].coverage;
         bool dual = d->cb_on[0] && d->cb[0].dual_src && num_colors > 1;
         for (unsigned k = 0; k < RS_NUM_CB; k++) {
             if (!d->cb_on[k])
@@ -274,7 +308,7 @@ static int flush_pending(struct draw_ctx *d)
                     continue;
                 }
                 for (unsigned l = 0; l < done; l++) {
-                    if (killed[l])
+                    if (!cov[l])
                         continue;
                     for (unsigned c = 0; c < 4; c++)
                         memcpy(&rgba[m][c], &ch[c][l], sizeof rgba[m][c]);
@@ -294,18 +328,26 @@ static int flush_pending(struct draw_ctx *d)
         d->stats.pixels_shaded += done;
         return 0;
     }
+    uint32_t cov[EG_PS_BATCH_MAX];
+    for (unsigned l = 0; l < done; l++) {
+        const struct vc_pixel_out *o = &d->shaded[l];
+        cov[l] = o->killed ? 0
+                           : depth_test(d, d->pending[l].x, d->pending[l].y,
+                                        o->num_colors ? cb_alpha_mask_apply(&d->a2m, d->pending[l].x, d->pending[l].y,
+                                                                            o->color[0][3], d->pending[l].coverage)
+                                                      : d->pending[l].coverage,
+                                        o->depth_written ? &o->depth : NULL);
+    }
     for (unsigned k = 0; k < RS_NUM_CB; k++) {
         if (!d->cb_on[k])
             continue;
         unsigned m = 0;
         for (unsigned l = 0; l < done; l++)
-            if (!d->shaded[l].killed && k < d->shaded[l].num_colors) {
+            if (cov[l] && k < d->shaded[l].num_colors) {
                 const struct vc_pixel_out *o = &d->shaded[l];
-                uint32_t cv = cb_alpha_mask_apply(&d->a2m, d->pending[l].x, d->pending[l].y, o->color[0][3],
-                                                  d->pending[l].coverage);
                 const float *src1 = k == 0 && d->cb[0].dual_src && o->num_colors > 1 ? o->color[1] : NULL;
-                frag[m++] = (struct cb_fragment){d->pending[l].x, d->pending[l].y, cv, o->color[k], src1};
-                d->stats.samples_written += coverage_count(cv);
+                frag[m++] = (struct cb_fragment){d->pending[l].x, d->pending[l].y, cov[l], o->color[k], src1};
+                d->stats.samples_written += coverage_count(cov[l]);
             }
         cb_write_tile(&d->cb[k], d->blend_const, frag, m);
     }
@@ -376,6 +418,13 @@ static int on_pixel(void *ctx, const struct rs_pixel *px)
     default:
         break;
     }
+    if (!d->shading) {
+        if ((d->db.copy_z || d->db.copy_s) && d->cb_on[0])
+            db_copy_pixel(&d->db, &d->cb[0], x, y, px->coverage); /* DB -> CB copy */
+        else
+            depth_test(d, x, y, px->coverage, NULL); /* CB_DISABLE: the DB alone */
+        return 0;
+    }
     if (!d->rs.per_sample)
         return shade_and_write(d, px, px->coverage, px->center_ij, px->centroid_ij, px->center_ij, 0);
     for (unsigned s = 0; s < d->rs.samples; s++)
@@ -439,7 +488,7 @@ static bool block_path(const struct draw_ctx *d)
 {
     if (d->mode == V_CB_MODE__CB_RESOLVE)
         return true;
-    return d->mode == V_CB_MODE__CB_NORMAL && d->batched && !d->rs.per_sample && EG_PS_BATCH_MAX == 64 &&
+    return d->shading && d->batched && !d->rs.per_sample && EG_PS_BATCH_MAX == 64 &&
            !d->r->block_path_off;
 }
 
@@ -484,7 +533,14 @@ static void *worker_main(void *arg)
 
 static unsigned draw_threads(const struct vc_render *r)
 {
-    long n = r->threads ? (long)r->threads : sysconf(_SC_NPROCESSORS_ONLN);
+    /* glibc reads /sys for the count: once per process, not per draw */
+    static long online;
+    long cpus = __atomic_load_n(&online, __ATOMIC_RELAXED);
+    if (!cpus) {
+        cpus = sysconf(_SC_NPROCESSORS_ONLN);
+        __atomic_store_n(&online, cpus, __ATOMIC_RELAXED);
+    }
+    long n = r->threads ? (long)r->threads : cpus;
     return n < 1 ? 1u : n > MAX_THREADS ? MAX_THREADS : (unsigned)n;
 }
 
@@ -498,6 +554,7 @@ static void worker_ctx(struct draw_ctx *d, struct worker *w)
     w->d.workers = NULL;
     w->d.nthreads = 0;
     memset(&w->d.stats, 0, sizeof w->d.stats);
+    w->d.db.zpass = 0;
     w->d.rs.row_next = &d->rows_claimed;
     for (unsigned k = 0; k < RS_NUM_CB; k++) {
         w->d.cb[k].ac = &w->d.cb[k].ac_store;
@@ -514,9 +571,25 @@ static void merge_stats(struct vc_render_stats *into, const struct vc_render_sta
     into->blocks_batched += from->blocks_batched;
 }
 
+/* The plane of window z over the sub-triangle v (positions on raster.c's
+ * 1/4096-pixel grid). */
+static void z_plane(struct draw_ctx *d, const struct rs_vertex v[3])
+{
+    double x1 = (double)(v[1].x - v[0].x) / 4096.0, y1 = (double)(v[1].y - v[0].y) / 4096.0;
+    double x2 = (double)(v[2].x - v[0].x) / 4096.0, y2 = (double)(v[2].y - v[0].y) / 4096.0;
+    double z1 = (double)v[1].z - v[0].z, z2 = (double)v[2].z - v[0].z;
+    double det = x1 * y2 - x2 * y1;
+    d->z0 = v[0].z;
+    d->zx0 = (double)v[0].x / 4096.0;
+    d->zy0 = (double)v[0].y / 4096.0;
+    d->zdx = det != 0.0 ? (z1 * y2 - z2 * y1) / det : 0.0;
+    d->zdy = det != 0.0 ? (x1 * z2 - x2 * z1) / det : 0.0;
+}
+
 static int raster_sub(struct draw_ctx *d, const struct rs_vertex v[3])
 {
     d->r->stats.primitives++;
+    z_plane(d, v);
     int64_t minx = v[0].x, maxx = v[0].x, miny = v[0].y, maxy = v[0].y;
     for (int k = 1; k < 3; k++) {
         minx = v[k].x < minx ? v[k].x : minx;
@@ -550,6 +623,7 @@ static int raster_sub(struct draw_ctx *d, const struct rs_vertex v[3])
     int rc = 0;
     for (unsigned i = 0; i < n; i++) {
         merge_stats(&d->stats, &d->workers[i].d.stats);
+        d->db.zpass += d->workers[i].d.db.zpass;
         if (d->workers[i].rc && rc == 0) {
             rc = d->workers[i].rc;
             *d->err = d->workers[i].err;
@@ -575,7 +649,7 @@ static void free_threads(struct draw_ctx *d, unsigned n)
 static void setup_threads(struct draw_ctx *d)
 {
     unsigned n = draw_threads(d->r);
-    if (n < 2 || (d->mode == V_CB_MODE__CB_NORMAL && !d->batched))
+    if (n < 2 || (d->shading && !d->batched))
         return;
     d->workers = calloc(n, sizeof *d->workers);
     if (!d->workers)
@@ -765,6 +839,7 @@ static int on_prim(void *ctx, enum vgt_prim_kind kind, const uint32_t *idx, unsi
         struct rs_vertex c[4] = {w[0], w[1], w[2], w[2]};
         c[3].x = w[1].x + w[2].x - w[0].x;
         c[3].y = w[1].y + w[2].y - w[0].y;
+        c[3].z = w[1].z + w[2].z - w[0].z;
         const double wc[4][3] = {{1, 0, 0}, {0, 1, 0}, {0, 0, 1}, {-1, 1, 1}};
         for (int k = 0; k < 3; k++)
             d->prim_inv_w[k] = w[k].inv_w;
@@ -832,23 +907,32 @@ int vc_render_draw(struct vc_render *r, const struct vc_regs *regs, const struct
     d->err = err;
     d->cache = cache;
     d->mode = G_CB_COLOR_CONTROL__MODE(vc_reg(regs, REG_CB_COLOR_CONTROL));
-    if (d->mode == V_CB_MODE__CB_DISABLE) {
-        rc = 0; /* no colour output; depth is not modelled */
-        goto out;
-    }
     if (d->mode > V_CB_MODE__CB_FMASK_DECOMPRESS) {
         rs_fail(err, "render: CB_COLOR_CONTROL.MODE %u is not a CB mode", d->mode);
         goto out;
     }
-    if (!r->shaders.vertex || (d->mode == V_CB_MODE__CB_NORMAL && !r->shaders.pixel)) {
+    if (rs_state_init(&d->rs, regs, err))
+        goto out;
+    if (d->mode == V_CB_MODE__CB_NORMAL || d->mode == V_CB_MODE__CB_DISABLE) {
+        if (db_init(&d->db, regs, mem, d->rs.samples, &r->tiling, err))
+            goto out;
+    }
+    if (d->mode == V_CB_MODE__CB_DISABLE && !d->db.active) {
+        rc = 0; /* no colour, no depth or stencil, nothing counted: nothing to do */
+        goto out;
+    }
+    uint32_t db_sc = vc_reg(regs, REG_DB_SHADER_CONTROL);
+    /* Without colour the pixel stage matters only when it can change depth or drop the pixel. */
+    d->shading = (d->mode == V_CB_MODE__CB_NORMAL && !d->db.copy_z && !d->db.copy_s) ||
+                 (d->mode == V_CB_MODE__CB_DISABLE &&
+                  (G_DB_SHADER_CONTROL__Z_EXPORT_ENABLE(db_sc) || G_DB_SHADER_CONTROL__KILL_ENABLE(db_sc)));
+    if (!r->shaders.vertex || (d->shading && !r->shaders.pixel)) {
         rs_fail(err, "render: no shader stages (out of memory when the renderer was made)");
         goto out;
     }
-    if (r->shaders.begin && r->shaders.begin(r->shaders.ctx, regs, mem, d->mode == V_CB_MODE__CB_NORMAL, err))
+    if (r->shaders.begin && r->shaders.begin(r->shaders.ctx, regs, mem, d->shading, err))
         goto out;
-    if (rs_state_init(&d->rs, regs, err))
-        goto out;
-    d->batched = d->mode == V_CB_MODE__CB_NORMAL && render_shade_batched(r);
+    d->batched = d->shading && render_shade_batched(r);
     d->batch = d->batched ? render_shade_batch(r) : NULL;
     d->baryc_needed = render_shade_baryc_needed(r);
     uint32_t ps = vc_reg(regs, REG_PA_SU_POINT_SIZE);
@@ -880,7 +964,7 @@ int vc_render_draw(struct vc_render *r, const struct vc_regs *regs, const struct
             d->cb_on[i] = t == 0;
             d->cb[i].write_mask &= (shader_mask >> (4 * i)) & 0xFu;
         }
-    } else {
+    } else if (d->mode != V_CB_MODE__CB_DISABLE) {
         int t = cb_target_init(r, &d->cb[0], 0, d->rs.samples, regs, mem, err);
         if (t < 0)
             goto out;
@@ -901,6 +985,7 @@ int vc_render_draw(struct vc_render *r, const struct vc_regs *regs, const struct
     setup_threads(d);
     rc = vgt_run(regs, mem, draw, on_prim, d, err);
     merge_stats(&r->stats, &d->stats);
+    r->stats.zpass_samples += d->db.zpass;
     free_threads(d, d->nthreads);
 out:
     free(cache);

@@ -18,6 +18,7 @@
 
 #include "cedar/regdb.h"
 #include "cedar/shader.h"
+#include "cedar/vtx_format.h"
 #include "render_priv.h"
 #include "texture.h"
 
@@ -173,33 +174,6 @@ static const char *enum_name(const char *e, uint32_t v)
     return n ? n : "?";
 }
 
-/* Why the vertex fetch cannot read this format, or NULL when it can.  Mesa
- * r600_asm.c r600_vertex_data_type fetches 3-component 8- and 16-bit
- * attributes (and 3-component half floats) with the 4-component format,
- * because the fetch unit has no such 3-component formats; r600_formats.h
- * r600_is_vertex_format_supported: no NORM / SCALED formats with 32-bit
- * integer channels. */
-static const char *unfetchable(unsigned fmt, unsigned nfmt)
-{
-    switch (fmt) {
-    case V_SQ_DATA_FORMAT__FMT_8_8_8:
-        return "3-component 8-bit formats cannot be fetched (use FMT_8_8_8_8)";
-    case V_SQ_DATA_FORMAT__FMT_16_16_16:
-        return "3-component 16-bit formats cannot be fetched (use FMT_16_16_16_16)";
-    case V_SQ_DATA_FORMAT__FMT_16_16_16_FLOAT:
-        return "3-component 16-bit float formats cannot be fetched (use FMT_16_16_16_16_FLOAT)";
-    case V_SQ_DATA_FORMAT__FMT_32:
-    case V_SQ_DATA_FORMAT__FMT_32_32:
-    case V_SQ_DATA_FORMAT__FMT_32_32_32:
-    case V_SQ_DATA_FORMAT__FMT_32_32_32_32:
-        if (nfmt != V_SQ_NUM_FORMAT__SQ_NUM_FORMAT_INT)
-            return "32-bit integer channels cannot be fetched as NORM or SCALED (only as INT)";
-        return NULL;
-    default:
-        return NULL;
-    }
-}
-
 static int check_vtx(const struct shade *s, enum stage st, size_t pc, size_t at, const uint32_t w[4],
                      struct vc_draw_err *err)
 {
@@ -214,9 +188,9 @@ static int check_vtx(const struct shade *s, enum stage st, size_t pc, size_t at,
         fmt = G_SQ_VTX_CONSTANT_WORD2__DATA_FORMAT(r[2]);
         nfmt = G_SQ_VTX_CONSTANT_WORD2__NUM_FORMAT_ALL(r[2]);
     }
-    const char *why = unfetchable(fmt, nfmt);
+    const char *why = eg_vtx_format_refusal(fmt, nfmt); /* the shader core's table (vtx_format.c) */
     if (why)
-        return rs_fail(err, "shader %s PC %zu (clause instruction at %zu): vertex fetch of %s %s from resource %u: %s",
+        return rs_fail(err, "shader %s PC %zu (clause instruction at %zu): vertex fetch of %s %s from resource %u cannot be fetched: %s",
                        stage_name[st], pc, at, enum_name("SQ_DATA_FORMAT", fmt), enum_name("SQ_NUM_FORMAT", nfmt),
                        slot, why);
     return 0;
@@ -413,6 +387,8 @@ static int pixel(void *ctx, const struct vc_regs *regs, const struct vc_mem *mem
     if (eg_run_ps(&s->prog[STAGE_PS], &s->env[1], &pin, &o, &e))
         return rs_fail(err, "render: %s", e.msg);
     out->killed = o.killed;
+    out->depth_written = o.depth_written;
+    out->depth = o.depth;
     out->num_colors = 0;
     for (unsigned t = 0; t < VC_RENDER_MAX_TARGETS; t++)
         if ((o.color_mask >> t) & 1u) {

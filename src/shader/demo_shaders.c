@@ -22,6 +22,17 @@
  * (R0.x holds the vertex index when a vertex shader starts; RID 0 is fetch
  * resource SQ_FETCH_RESOURCE_BASE.FS + 0 = 992.)
  *
+ * The colour may be stored otherwise (eg_demo_shaders_build_color), at the
+ * same offset in the same 24-byte vertex: R8G8B8A8_UNORM is one FMT_8_8_8_8
+ * fetch (.xyzw); R8G8B8_UNORM / _SNORM have no vertex format on AMD
+ * hardware (vtx_format.c: FMT_8_8_8 is not fetched), so, as the zink
+ * write-up of seed 004 decomposes R8G8B8_SNORM, three FMT_8 fetches read
+ * bytes 0, 1, 2 of the colour into x, y, z, and the first supplies w = 1:
+ *
+ *     SEMANTIC  SEM[0x92].x__1, R0.x, RID:0, FMT_8, OFFSET:12
+ *     SEMANTIC  SEM[0x92]._y__, R0.x, RID:0, FMT_8, OFFSET:13   (_ : not written)
+ *     SEMANTIC  SEM[0x92].__z_, R0.x, RID:0, FMT_8, OFFSET:14
+ *
  * Vertex shader (SQ_PGM_START_VS): the positions are already in clip space
  * (w = 1), so it only exports what the fetch shader loaded.
  *
@@ -67,27 +78,59 @@ enum {
     COLOR_PARAM = 0,
 };
 
-static void build_fs(struct eg_asm *a)
+enum { X = V_SQ_INST_SEL__X, Y = V_SQ_INST_SEL__Y, Z = V_SQ_INST_SEL__Z, W = V_SQ_INST_SEL__W,
+       ONE = V_SQ_INST_SEL__ONE, MASK = V_SQ_INST_SEL__MASK };
+
+/* One SEMANTIC fetch of the vertex buffer into the semantic's register. */
+static void fetch(struct eg_asm *a, unsigned semantic, const struct eg_demo_color_fetch *f)
+{
+    eg_asm_vtx(a, &(struct eg_vtx){
+        .inst = V_SQ_VTX_INST__SEMANTIC,
+        .fetch_type = V_SQ_VTX_FETCH_TYPE__VERTEX_DATA,
+        .buffer_id = VTX_BUFFER_ID,
+        .src_gpr = 0, .src_sel_x = V_SQ_CHAN__X,
+        .mega_fetch_count = f->bytes - 1,
+        .semantic_id = semantic,
+        .dst_sel = { f->dst_sel[0], f->dst_sel[1], f->dst_sel[2], f->dst_sel[3] },
+        .data_format = f->data_format,
+        .num_format = f->num_format,
+        .format_comp = f->format_comp,
+        .srf_mode = f->srf_mode,
+        .offset = f->offset,
+    });
+}
+
+static void build_fs(struct eg_asm *a, const struct eg_demo_fetch_spec *spec)
 {
     eg_asm_vtx_clause(a);
-    const unsigned sem[2] = { POS_SEMANTIC, COLOR_SEMANTIC };
-    const unsigned off[2] = { POS_OFFSET, COLOR_OFFSET };
-    for (int i = 0; i < 2; i++)
-        eg_asm_vtx(a, &(struct eg_vtx){
-            .inst = V_SQ_VTX_INST__SEMANTIC,
-            .fetch_type = V_SQ_VTX_FETCH_TYPE__VERTEX_DATA,
-            .buffer_id = VTX_BUFFER_ID,
-            .src_gpr = 0, .src_sel_x = V_SQ_CHAN__X,
-            .mega_fetch_count = 12 - 1,          /* 12 bytes per element */
-            .semantic_id = sem[i],
-            .dst_sel = { V_SQ_INST_SEL__X, V_SQ_INST_SEL__Y, V_SQ_INST_SEL__Z, V_SQ_INST_SEL__ONE },
-            .data_format = V_SQ_DATA_FORMAT__FMT_32_32_32_FLOAT,
-            .num_format = V_SQ_NUM_FORMAT__SQ_NUM_FORMAT_NORM,
-            .format_comp = V_SQ_FORMAT_COMP__SQ_FORMAT_COMP_SIGNED,
-            .offset = off[i],
-        });
+    fetch(a, POS_SEMANTIC, &(const struct eg_demo_color_fetch){
+        POS_OFFSET, 12, V_SQ_DATA_FORMAT__FMT_32_32_32_FLOAT, V_SQ_NUM_FORMAT__SQ_NUM_FORMAT_NORM,
+        V_SQ_FORMAT_COMP__SQ_FORMAT_COMP_SIGNED, 0, { X, Y, Z, ONE } });
+    for (unsigned i = 0; i < spec->nfetch; i++)
+        fetch(a, COLOR_SEMANTIC, &spec->fetch[i]);
     eg_asm_return(a);
 }
+
+/* The colour fetches of each --vertex-color-format, at COLOR_OFFSET. */
+#define NORM V_SQ_NUM_FORMAT__SQ_NUM_FORMAT_NORM
+#define UNS V_SQ_FORMAT_COMP__SQ_FORMAT_COMP_UNSIGNED
+#define SGN V_SQ_FORMAT_COMP__SQ_FORMAT_COMP_SIGNED
+static const struct eg_demo_color_fetch float3[] = {
+    { COLOR_OFFSET, 12, V_SQ_DATA_FORMAT__FMT_32_32_32_FLOAT, NORM, SGN, 0, { X, Y, Z, ONE } },
+};
+static const struct eg_demo_color_fetch unorm8x4[] = {
+    { COLOR_OFFSET, 4, V_SQ_DATA_FORMAT__FMT_8_8_8_8, NORM, UNS, 0, { X, Y, Z, W } },
+};
+#define BYTES3(comp)                                                                    \
+    { COLOR_OFFSET + 0, 1, V_SQ_DATA_FORMAT__FMT_8, NORM, comp, 0, { X, MASK, MASK, ONE } }, \
+    { COLOR_OFFSET + 1, 1, V_SQ_DATA_FORMAT__FMT_8, NORM, comp, 0, { MASK, X, MASK, MASK } }, \
+    { COLOR_OFFSET + 2, 1, V_SQ_DATA_FORMAT__FMT_8, NORM, comp, 0, { MASK, MASK, X, MASK } }
+static const struct eg_demo_color_fetch snorm8x3[] = { BYTES3(SGN) };
+static const struct eg_demo_color_fetch unorm8x3[] = { BYTES3(UNS) };
+#undef BYTES3
+#undef NORM
+#undef UNS
+#undef SGN
 
 static void build_vs(struct eg_asm *a)
 {
@@ -114,22 +157,84 @@ static void interp_group(struct eg_asm *a, unsigned op, const bool write[4])
         });
 }
 
-static void build_ps(struct eg_asm *a)
+/* flat: the colour as the parameter cache holds it for vertex 0
+ * (INTERP_LOAD_P0, no arithmetic: its bits arrive unchanged), else
+ * interpolated. */
+static void build_ps(struct eg_asm *a, bool flat)
 {
     eg_asm_alu_clause(a, V_SQ_CF_ALU_INST__ALU, NULL);
-    interp_group(a, V_SQ_ALU_OP2__INTERP_ZW, (const bool[4]){ false, false, true, true });
-    interp_group(a, V_SQ_ALU_OP2__INTERP_XY, (const bool[4]){ true, true, false, false });
+    if (flat) {
+        for (unsigned c = 0; c < 4; c++)
+            eg_asm_alu(a, &(struct eg_alu){
+                .op = V_SQ_ALU_OP2__INTERP_LOAD_P0,
+                .dst = { .gpr = PS_COLOR_GPR, .chan = (uint8_t)c, .write = true },
+                .src = { eg_src_special(V_SQ_ALU_SRC__PARAM_BASE + COLOR_PARAM, (uint8_t)c) },
+                .last = c == 3,
+            });
+    } else {
+        interp_group(a, V_SQ_ALU_OP2__INTERP_ZW, (const bool[4]){ false, false, true, true });
+        interp_group(a, V_SQ_ALU_OP2__INTERP_XY, (const bool[4]){ true, true, false, false });
+    }
     eg_asm_export(a, &(struct eg_export){ .type = V_SQ_EXPORT_TYPE__PIXEL, .array_base = 0,
                                           .gpr = PS_COLOR_GPR, .sel = EG_SWZ_XYZW, .done = true });
 }
 
+static const char *const color_names[EG_DEMO_COLOR_COUNT] = {
+    [EG_DEMO_COLOR_R32G32B32_FLOAT] = "r32g32b32_float",
+    [EG_DEMO_COLOR_R8G8B8A8_UNORM] = "r8g8b8a8_unorm",
+    [EG_DEMO_COLOR_R8G8B8_SNORM] = "r8g8b8_snorm",
+    [EG_DEMO_COLOR_R8G8B8_UNORM] = "r8g8b8_unorm",
+};
+
+const char *eg_demo_color_format_name(enum eg_demo_color_format f)
+{
+    return (unsigned)f < EG_DEMO_COLOR_COUNT ? color_names[f] : "?";
+}
+
+int eg_demo_color_format_parse(const char *name, enum eg_demo_color_format *f)
+{
+    for (unsigned i = 0; i < EG_DEMO_COLOR_COUNT; i++)
+        if (strcmp(name, color_names[i]) == 0) {
+            *f = (enum eg_demo_color_format)i;
+            return 0;
+        }
+    return -1;
+}
+
 int eg_demo_shaders_build(struct eg_demo_shaders *s)
 {
+    return eg_demo_shaders_build_color(s, EG_DEMO_COLOR_R32G32B32_FLOAT);
+}
+
+int eg_demo_shaders_build_color(struct eg_demo_shaders *s, enum eg_demo_color_format color)
+{
+    static const struct { const struct eg_demo_color_fetch *f; unsigned n, data_format; } fetches[] = {
+        [EG_DEMO_COLOR_R32G32B32_FLOAT] = { float3, 1, V_SQ_DATA_FORMAT__FMT_32_32_32_FLOAT },
+        [EG_DEMO_COLOR_R8G8B8A8_UNORM] = { unorm8x4, 1, V_SQ_DATA_FORMAT__FMT_8_8_8_8 },
+        [EG_DEMO_COLOR_R8G8B8_SNORM] = { snorm8x3, 3, V_SQ_DATA_FORMAT__FMT_8 },
+        [EG_DEMO_COLOR_R8G8B8_UNORM] = { unorm8x3, 3, V_SQ_DATA_FORMAT__FMT_8 },
+    };
+    if ((unsigned)color >= EG_DEMO_COLOR_COUNT) {
+        memset(s, 0, sizeof *s);
+        return -1;
+    }
+    const struct eg_demo_fetch_spec spec = { VERTEX_STRIDE, fetches[color].f, fetches[color].n, false };
+    if (eg_demo_shaders_build_spec(s, &spec))
+        return -1;
+    s->color_format = fetches[color].data_format;
+    s->color_encoding = color;
+    return 0;
+}
+
+int eg_demo_shaders_build_spec(struct eg_demo_shaders *s, const struct eg_demo_fetch_spec *spec)
+{
     memset(s, 0, sizeof *s);
+    if (spec->nfetch < 1 || spec->nfetch > EG_DEMO_MAX_COLOR_FETCHES || spec->vtx_stride < 12)
+        return -1;
     struct eg_asm a;
 
     eg_asm_init(&a);
-    build_fs(&a);
+    build_fs(&a, spec);
     if (eg_asm_finish(&a, false, s->fs, EG_DEMO_SHADER_MAX_DW, &s->fs_ndw))
         return -1;
     eg_asm_init(&a);
@@ -137,7 +242,7 @@ int eg_demo_shaders_build(struct eg_demo_shaders *s)
     if (eg_asm_finish(&a, true, s->vs, EG_DEMO_SHADER_MAX_DW, &s->vs_ndw))
         return -1;
     eg_asm_init(&a);
-    build_ps(&a);
+    build_ps(&a, spec->flat);
     if (eg_asm_finish(&a, true, s->ps, EG_DEMO_SHADER_MAX_DW, &s->ps_ndw))
         return -1;
 
@@ -161,10 +266,10 @@ int eg_demo_shaders_build(struct eg_demo_shaders *s)
     s->vtx_semantic[1] = COLOR_SEMANTIC;
     s->vtx_buffer_id = VTX_BUFFER_ID;
     s->vtx_resource = V_SQ_FETCH_RESOURCE_BASE__FS + VTX_BUFFER_ID;
-    s->vtx_stride = VERTEX_STRIDE;
+    s->vtx_stride = spec->vtx_stride;
     s->pos_offset = POS_OFFSET;
-    s->color_offset = COLOR_OFFSET;
+    s->color_offset = spec->fetch[0].offset;
     s->pos_format = V_SQ_DATA_FORMAT__FMT_32_32_32_FLOAT;
-    s->color_format = V_SQ_DATA_FORMAT__FMT_32_32_32_FLOAT;
+    s->color_format = spec->fetch[0].data_format;
     return 0;
 }

@@ -1,9 +1,9 @@
-/* Vertex fetch and texture sampling for the interpreter, and the conversion
- * of fetched elements (FMT_* data formats) to register values.
+/* Vertex fetch and texture sampling for the interpreter.
  *
  * Modelled: VTX FETCH / SEMANTIC with the instruction's or the resource's
- * format, offset, stride, 8IN16/8IN32 endian swaps; an element past the
- * resource's size reads as 0 (w as 1), as the hardware's range check does.
+ * format, offset, stride, endian swap (the formats and their conversion:
+ * vtx_format.c); an element past the resource's size reads as 0 (w as 1),
+ * as the hardware's range check does.
  * TEX SAMPLE / SAMPLE_L / SAMPLE_LZ / SAMPLE_LB / LD on the base level with
  * point or bilinear filtering and the WRAP / MIRROR / CLAMP_LAST_TEXEL /
  * MIRROR_ONCE_LAST_TEXEL / CLAMP_*BORDER address modes (HALF_BORDER treated
@@ -13,121 +13,10 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "cedar/regdb.h"
+#include "cedar/vtx_format.h"
 #include "eg_regs.h"
 #include "interp.h"
-
-/* ---------------------------------------------------------------- formats */
-
-struct fmt_info {
-    unsigned fmt;
-    uint8_t ncomp, bits;    /* components of equal width */
-    bool is_float;
-};
-
-static const struct fmt_info fmts[] = {
-    { V_SQ_DATA_FORMAT__FMT_8, 1, 8, false },
-    { V_SQ_DATA_FORMAT__FMT_8_8, 2, 8, false },
-    { V_SQ_DATA_FORMAT__FMT_8_8_8, 3, 8, false },
-    { V_SQ_DATA_FORMAT__FMT_8_8_8_8, 4, 8, false },
-    { V_SQ_DATA_FORMAT__FMT_16, 1, 16, false },
-    { V_SQ_DATA_FORMAT__FMT_16_16, 2, 16, false },
-    { V_SQ_DATA_FORMAT__FMT_16_16_16, 3, 16, false },
-    { V_SQ_DATA_FORMAT__FMT_16_16_16_16, 4, 16, false },
-    { V_SQ_DATA_FORMAT__FMT_16_FLOAT, 1, 16, true },
-    { V_SQ_DATA_FORMAT__FMT_16_16_FLOAT, 2, 16, true },
-    { V_SQ_DATA_FORMAT__FMT_16_16_16_FLOAT, 3, 16, true },
-    { V_SQ_DATA_FORMAT__FMT_16_16_16_16_FLOAT, 4, 16, true },
-    { V_SQ_DATA_FORMAT__FMT_32, 1, 32, false },
-    { V_SQ_DATA_FORMAT__FMT_32_32, 2, 32, false },
-    { V_SQ_DATA_FORMAT__FMT_32_32_32, 3, 32, false },
-    { V_SQ_DATA_FORMAT__FMT_32_32_32_32, 4, 32, false },
-    { V_SQ_DATA_FORMAT__FMT_32_FLOAT, 1, 32, true },
-    { V_SQ_DATA_FORMAT__FMT_32_32_FLOAT, 2, 32, true },
-    { V_SQ_DATA_FORMAT__FMT_32_32_32_FLOAT, 3, 32, true },
-    { V_SQ_DATA_FORMAT__FMT_32_32_32_32_FLOAT, 4, 32, true },
-};
-
-static const struct fmt_info *fmt_find(unsigned fmt)
-{
-    for (size_t i = 0; i < sizeof fmts / sizeof fmts[0]; i++)
-        if (fmts[i].fmt == fmt)
-            return &fmts[i];
-    return NULL;
-}
-
-int eg_fmt_bytes(unsigned data_format)
-{
-    const struct fmt_info *f = fmt_find(data_format);
-    return f ? f->ncomp * f->bits / 8 : -1;
-}
-
-static float half_to_float(uint16_t h)
-{
-    unsigned sign = h >> 15, e = (h >> 10) & 31, m = h & 1023;
-    float v;
-    if (e == 0)
-        v = ldexpf((float)m, -24);
-    else if (e == 31)
-        v = m ? NAN : INFINITY;
-    else
-        v = ldexpf((float)(m | 1024), (int)e - 25);
-    return sign ? -v : v;
-}
-
-int eg_fmt_convert(unsigned data_format, unsigned num_format, unsigned format_comp, const uint8_t *p,
-                   union eg_vec4 *out)
-{
-    const struct fmt_info *f = fmt_find(data_format);
-    if (!f)
-        return -1;
-    bool is_signed = format_comp == V_SQ_FORMAT_COMP__SQ_FORMAT_COMP_SIGNED;
-    bool as_int = num_format == V_SQ_NUM_FORMAT__SQ_NUM_FORMAT_INT;
-    /* absent components read as 0, w as 1 (integer 1 for INT) */
-    out->u[0] = out->u[1] = out->u[2] = 0;
-    out->u[3] = (as_int && !f->is_float) ? 1u : eg_f2u(1.0f);
-    for (unsigned c = 0; c < f->ncomp; c++) {
-        uint32_t raw;
-        if (f->bits == 8)
-            raw = p[c];
-        else if (f->bits == 16)
-            raw = (uint32_t)p[2 * c] | (uint32_t)p[2 * c + 1] << 8;
-        else
-            raw = (uint32_t)p[4 * c] | (uint32_t)p[4 * c + 1] << 8 | (uint32_t)p[4 * c + 2] << 16 |
-                  (uint32_t)p[4 * c + 3] << 24;
-        if (f->is_float) {
-            out->u[c] = f->bits == 16 ? eg_f2u(half_to_float((uint16_t)raw)) : raw;
-            continue;
-        }
-        /* integer component: sign-extend, then per NUM_FORMAT */
-        int64_t sv = raw;
-        if (is_signed && f->bits < 32 && (raw >> (f->bits - 1)))
-            sv -= (int64_t)1 << f->bits;
-        else if (is_signed && f->bits == 32)
-            sv = (int32_t)raw;
-        if (as_int) {
-            out->u[c] = (uint32_t)sv;
-        } else if (num_format == V_SQ_NUM_FORMAT__SQ_NUM_FORMAT_SCALED) {
-            out->f[c] = (float)sv;
-        } else {    /* NORM */
-            double max = is_signed ? (double)(((uint64_t)1 << (f->bits - 1)) - 1)
-                                   : (double)(((uint64_t)1 << f->bits) - 1);
-            double v = (double)sv / max;
-            out->f[c] = (float)(v < -1.0 ? -1.0 : v);
-        }
-    }
-    return f->ncomp;
-}
-
-static void swap_bytes(uint8_t *p, unsigned n, unsigned endian)
-{
-    unsigned unit = endian == V_SQ_ENDIAN__ENDIAN_8IN16 ? 2 : endian == V_SQ_ENDIAN__ENDIAN_8IN32 ? 4 : 8;
-    for (unsigned i = 0; i + unit <= n; i += unit)
-        for (unsigned a = 0, b = unit - 1; a < b; a++, b--) {
-            uint8_t t = p[i + a];
-            p[i + a] = p[i + b];
-            p[i + b] = t;
-        }
-}
 
 /* Apply SQ_INST_SEL selects sel[4] of value v to register dst (MASK: keep). */
 static void write_sel(union eg_vec4 *dst, const union eg_vec4 *v, const unsigned sel[4], bool int_one)
@@ -181,44 +70,46 @@ int eg_exec_vtx(const struct eg_shader_env *env, union eg_vec4 *gpr, unsigned re
     struct eg_vtx_resource r;
     if (env->vtx_resource(env->ctx, res, &r, msg, msglen))
         return -1;
-    unsigned fmt, nfmt, comp;
+    unsigned fmt;
+    struct eg_vtx_numfmt nf;
     unsigned endian = G_SQ_VTX_WORD2__ENDIAN_SWAP(w[2]);
     if (G_SQ_VTX_WORD1_GPR__USE_CONST_FIELDS(w[1])) {
-        fmt = r.data_format, nfmt = r.num_format, comp = r.format_comp, endian = r.endian_swap;
+        fmt = r.data_format, endian = r.endian_swap;
+        nf = (struct eg_vtx_numfmt){ r.num_format, r.format_comp, r.srf_mode };
     } else {
         fmt = G_SQ_VTX_WORD1_GPR__DATA_FORMAT(w[1]);
-        nfmt = G_SQ_VTX_WORD1_GPR__NUM_FORMAT_ALL(w[1]);
-        comp = G_SQ_VTX_WORD1_GPR__FORMAT_COMP_ALL(w[1]);
+        nf = (struct eg_vtx_numfmt){ G_SQ_VTX_WORD1_GPR__NUM_FORMAT_ALL(w[1]),
+                                     G_SQ_VTX_WORD1_GPR__FORMAT_COMP_ALL(w[1]), G_SQ_VTX_WORD1_GPR__SRF_MODE_ALL(w[1]) };
     }
-    int nbytes = eg_fmt_bytes(fmt);
-    if (nbytes < 0) {
-        snprintf(msg, msglen, "unsupported vertex data format %u", fmt);
+    const char *why = eg_vtx_format_refusal(fmt, nf.num_format);
+    if (why) {
+        const struct eg_enum *df = eg_enum_find_name("SQ_DATA_FORMAT"), *nm = eg_enum_find_name("SQ_NUM_FORMAT");
+        const char *fn = df ? eg_enum_value_name(df, fmt) : NULL, *nn = nm ? eg_enum_value_name(nm, nf.num_format) : NULL;
+        snprintf(msg, msglen, "vertex fetch of %s (%u) %s from resource %u cannot be fetched: %s", fn ? fn : "?", fmt,
+                 nn ? nn : "?", res, why);
         return -1;
     }
+    const struct eg_vtx_format *vf = eg_vtx_format_find(fmt);
+    unsigned nbytes = vf->bytes;
     uint32_t index = gpr[G_SQ_VTX_WORD0__SRC_GPR(w[0])].u[G_SQ_VTX_WORD0__SRC_SEL_X(w[0])];
     uint64_t stride = G_SQ_VTX_WORD2__CONST_BUF_NO_STRIDE(w[2]) ? 0 : r.stride;
     uint64_t off = (uint64_t)index * stride + G_SQ_VTX_WORD2__OFFSET(w[2]);
     union eg_vec4 v;
-    if (off + (uint64_t)nbytes > r.size) {
-        /* out of the buffer: zeros (w = 1) */
-        uint8_t zero[16] = { 0 };
-        eg_fmt_convert(fmt, nfmt, comp, zero, &v);
-    } else {
-        const uint8_t *p = vc_mem_ptr(env->mem, r.base + off, (uint64_t)nbytes);
+    uint8_t buf[16] = { 0 };    /* out of the buffer: zeros (w = 1) */
+    if (off + nbytes <= r.size) {
+        const uint8_t *p = vc_mem_ptr(env->mem, r.base + off, nbytes);
         if (!p) {
-            snprintf(msg, msglen, "vertex fetch of resource %u at 0x%llx (%d bytes) is outside GPU memory", res,
+            snprintf(msg, msglen, "vertex fetch of resource %u at 0x%llx (%u bytes) is outside GPU memory", res,
                      (unsigned long long)(r.base + off), nbytes);
             return -1;
         }
-        uint8_t buf[16];
-        memcpy(buf, p, (size_t)nbytes);
-        if (endian != V_SQ_ENDIAN__ENDIAN_NONE)
-            swap_bytes(buf, (unsigned)nbytes, endian);
-        eg_fmt_convert(fmt, nfmt, comp, buf, &v);
+        memcpy(buf, p, nbytes);
+        eg_vtx_endian_swap(buf, nbytes, endian);
     }
+    eg_vtx_format_convert(vf, &nf, buf, &v);
     const unsigned sel[4] = { G_SQ_VTX_WORD1_GPR__DST_SEL_X(w[1]), G_SQ_VTX_WORD1_GPR__DST_SEL_Y(w[1]),
                               G_SQ_VTX_WORD1_GPR__DST_SEL_Z(w[1]), G_SQ_VTX_WORD1_GPR__DST_SEL_W(w[1]) };
-    write_sel(&gpr[dst], &v, sel, nfmt == V_SQ_NUM_FORMAT__SQ_NUM_FORMAT_INT);
+    write_sel(&gpr[dst], &v, sel, nf.num_format == V_SQ_NUM_FORMAT__SQ_NUM_FORMAT_INT);
     return 0;
 }
 

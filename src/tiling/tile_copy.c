@@ -592,7 +592,7 @@ static int copy_samples(const struct cedar_tile_map *m, uint8_t *tiled, size_t t
                         uint8_t *linear, size_t stride, size_t plane_stride, unsigned first,
                         unsigned count, unsigned slice, int dir)
 {
-    if (m->is_fmask || tiled_size < m->size || slice >= m->slices || count == 0 ||
+    if (m->is_fmask || m->depth_order || tiled_size < m->size || slice >= m->slices || count == 0 ||
         first >= m->samples || count > m->samples - first)
         return -1;
     const unsigned bpe = m->bpe;

@@ -154,8 +154,10 @@ uint64_t cedar_tile_addr(const struct cedar_tile_map *m, unsigned x, unsigned y,
 {
     if (m->mode == CEDAR_MODE_LINEAR_ALIGNED) /* ComputeSurfaceAddrFromCoordLinear */
         return (((uint64_t)slice * m->height + y) * m->width + x) * m->bpe;
-    /* Colour: all pixels of sample 0, then of sample 1, ... inside a micro tile. */
-    uint32_t E = (sample * MICRO_TILE_PIXELS + m->pix_index[(y & 7) * 8 + (x & 7)]) * m->bpe;
+    /* Colour: all pixels of sample 0, then of sample 1, ... inside a micro
+     * tile; depth: the samples of pixel 0, then of pixel 1, ...
+     * (egbaddrlib ComputeSurfaceAddrFromCoordMacroTiled, isDepthSampleOrder). */
+    uint32_t E = (sample * m->sample_step + m->pix_index[(y & 7) * 8 + (x & 7)] * m->pixel_step) * m->bpe;
     return tiled_addr(m, x, y, slice, E);
 }
 
@@ -241,7 +243,7 @@ void cedar_fmask_tile_fragments(const struct cedar_tile_map *m, const uint8_t *f
 unsigned cedar_tile_micro(const struct cedar_tile_map *m, unsigned mx, unsigned my,
                           unsigned sample, unsigned slice, uint64_t run[CEDAR_MICRO_RUNS_MAX])
 {
-    if (m->mode == CEDAR_MODE_LINEAR_ALIGNED || m->is_fmask)
+    if (m->mode == CEDAR_MODE_LINEAR_ALIGNED || m->is_fmask || m->depth_order)
         return 0;
     uint32_t plane_bytes = MICRO_TILE_PIXELS * m->bpe;
     unsigned n = plane_bytes / m->run_bytes;
@@ -316,6 +318,10 @@ int cedar_tile_coord(const struct cedar_tile_map *m, uint64_t off, struct cedar_
     uint32_t plane_bytes = MICRO_TILE_PIXELS * m->bpe;
     unsigned xy = m->pix_xy[(E % plane_bytes) / m->bpe];
     out->sample = E / plane_bytes;
+    if (m->depth_order) {
+        xy = m->pix_xy[E / m->bpe / m->samples];
+        out->sample = E / m->bpe % m->samples;
+    }
     out->byte = E % m->bpe;
     out->x = mx * 8 + (xy & 7);
     out->y = my * 8 + (xy >> 3);
@@ -405,7 +411,10 @@ static int init_common(struct cedar_tile_map *m, const struct cedar_surface *s,
          * to fit a DRAM row, but libdrm, which Mesa r600 uses, lays out e.g.
          * 16-byte 2x MSAA with a 2 KB tile split on 1 KB rows: not checked.) */
         uint64_t share = (uint64_t)m->piece_bytes * m->bankw * m->bankh;
-        if (share < m->group_bytes)
+        /* Not for depth / stencil maps: libdrm gives the stencil of a 4x
+         * depth buffer 64-byte pieces with the depth's bank height 2
+         * (Mesa r600 programs DB_STENCIL_INFO.TILE_SPLIT 0 with it). */
+        if (share < m->group_bytes && !(opts && opts->depth_sample_order))
             return fail(err, "tile size %u x bank width %u x bank height %u = %llu is below the "
                         "%u-byte pipe interleave", m->piece_bytes, m->bankw, m->bankh,
                         (unsigned long long)share, m->group_bytes);
@@ -450,6 +459,9 @@ int cedar_tile_map_init(struct cedar_tile_map *m, const struct cedar_surface *s,
                                                                : order_disp[log2u(bpe)];
     m->bpe = bpe;
     m->samples = s->samples;
+    m->depth_order = opts && opts->depth_sample_order && s->samples > 1;
+    m->sample_step = m->depth_order ? 1 : MICRO_TILE_PIXELS;
+    m->pixel_step = m->depth_order ? s->samples : 1;
     return init_common(m, s, opts, bpe * 8, s->samples, order, err);
 }
 

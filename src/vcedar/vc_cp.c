@@ -366,13 +366,23 @@ static int on_packet(void *ctx, const struct eg_pm4_packet *p)
         vc->stats.fences++;
         break;
     case PKT3_EVENT_WRITE:
-        /* Cache flushes and partial flushes have nothing to wait for here;
-         * events with an address (ZPASS_DONE, SAMPLE_*) write counters the
-         * model does not keep: zeros. */
+        /* Cache flushes and partial flushes have nothing to wait for here.
+         * ZPASS_DONE: each render backend writes its DB's pass count with
+         * bit 63 set (what Mesa r600_query.c tests), the backends' counts
+         * 16 bytes apart; the virtual Cedar has one (RADEON_INFO_NUM_BACKENDS).
+         * Other events with an address (SAMPLE_*) write counters the model
+         * does not keep: zeros. */
         if (p->npayload >= 3) {
             uint8_t *m = mem(run, addr40(d[1] & ~7u, d[2]), 8, (uint32_t)p->offset, "EVENT_WRITE");
+            uint64_t v = 0;
+            if (m && G_EVENT_CNTL__EVENT_TYPE(d[0]) == V_VGT_EVENT_TYPE__ZPASS_DONE) {
+                struct vc_render_stats st = {0};
+                if (vc->render)
+                    vc_render_get_stats(vc->render, &st);
+                v = st.zpass_samples | 1ull << 63;
+            }
             if (m)
-                memset(m, 0, 8);
+                memcpy(m, &v, 8);
         }
         break;
     case PKT3_WAIT_REG_MEM:

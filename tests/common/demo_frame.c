@@ -13,9 +13,16 @@
 
 void test_demo_frame_render(struct test_demo_frame *d)
 {
+    struct cedar_demo_config cfg;
+    cedar_demo_config_default(&cfg);
+    test_demo_frame_render_cfg(d, &cfg);
+}
+
+void test_demo_frame_render_cfg(struct test_demo_frame *d, const struct cedar_demo_config *cfg)
+{
     memset(d, 0, sizeof *d);
     char err[256] = "";
-    cedar_demo_config_default(&d->cfg);
+    d->cfg = *cfg;
     if (cedar_demo_plan_build(&d->cfg, &d->plan, err, sizeof err))
         fail_msg("plan: %s", err);
     assert_int_equal(cedar_dev_open_virtual(NULL, &d->dev), 0);

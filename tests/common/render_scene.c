@@ -86,7 +86,7 @@ static void *scene_ptr(void *ctx, uint64_t addr, uint64_t len)
     return sc->mem + (addr - sc->gpu_base);
 }
 
-static void set_reg(struct vc_regs *r, uint32_t off, uint32_t v)
+void scene_set_reg(struct vc_regs *r, uint32_t off, uint32_t v)
 {
     if (off >= SPACE_CONTEXT_START && off < SPACE_CONTEXT_END)
         r->context[(off - SPACE_CONTEXT_START) / 4] = v;
@@ -94,11 +94,11 @@ static void set_reg(struct vc_regs *r, uint32_t off, uint32_t v)
         r->config[(off - SPACE_CONFIG_START) / 4] = v;
 }
 
-static void set_float(struct vc_regs *r, uint32_t off, float f)
+void scene_set_float(struct vc_regs *r, uint32_t off, float f)
 {
     uint32_t u;
     memcpy(&u, &f, 4);
-    set_reg(r, off, u);
+    scene_set_reg(r, off, u);
 }
 
 static uint32_t log2u(unsigned v)
@@ -174,65 +174,65 @@ int scene_init(struct scene *sc, unsigned samples, char *why)
     struct vc_regs *r = sc->regs;
     /* CB0: the MSAA surface with FMask and CMask */
     const struct cedar_surface *c = &sc->lay.color;
-    set_reg(r, REG_CB_COLOR_BASE(0), (uint32_t)(sc->color_addr >> 8));
-    set_reg(r, REG_CB_COLOR_PITCH(0), c->pitch_tile_max);
-    set_reg(r, REG_CB_COLOR_SLICE(0), c->slice_tile_max);
-    set_reg(r, REG_CB_COLOR_INFO(0), info_of(true, true));
+    scene_set_reg(r, REG_CB_COLOR_BASE(0), (uint32_t)(sc->color_addr >> 8));
+    scene_set_reg(r, REG_CB_COLOR_PITCH(0), c->pitch_tile_max);
+    scene_set_reg(r, REG_CB_COLOR_SLICE(0), c->slice_tile_max);
+    scene_set_reg(r, REG_CB_COLOR_INFO(0), info_of(true, true));
     /* ROP3 "copy", as Mesa sets it whatever the mode (targets made from
      * these registers before a draw store what they are given) */
-    set_reg(r, REG_CB_COLOR_CONTROL, S_CB_COLOR_CONTROL__ROP3(0xCC));
-    set_reg(r, REG_CB_COLOR_ATTRIB(0), attrib_of(c, sc->lay.fmask.bank_height));
-    set_reg(r, REG_CB_COLOR_CMASK(0), (uint32_t)((sc->color_addr + sc->lay.cmask.offset) >> 8));
-    set_reg(r, REG_CB_COLOR_CMASK_SLICE(0), sc->lay.cmask.slice_tile_max);
-    set_reg(r, REG_CB_COLOR_FMASK(0), (uint32_t)((sc->color_addr + sc->lay.fmask.offset) >> 8));
-    set_reg(r, REG_CB_COLOR_FMASK_SLICE(0), sc->lay.fmask.slice_tile_max);
+    scene_set_reg(r, REG_CB_COLOR_CONTROL, S_CB_COLOR_CONTROL__ROP3(0xCC));
+    scene_set_reg(r, REG_CB_COLOR_ATTRIB(0), attrib_of(c, sc->lay.fmask.bank_height));
+    scene_set_reg(r, REG_CB_COLOR_CMASK(0), (uint32_t)((sc->color_addr + sc->lay.cmask.offset) >> 8));
+    scene_set_reg(r, REG_CB_COLOR_CMASK_SLICE(0), sc->lay.cmask.slice_tile_max);
+    scene_set_reg(r, REG_CB_COLOR_FMASK(0), (uint32_t)((sc->color_addr + sc->lay.fmask.offset) >> 8));
+    scene_set_reg(r, REG_CB_COLOR_FMASK_SLICE(0), sc->lay.fmask.slice_tile_max);
     uint32_t cw;
     memcpy(&cw, clear, 4);
-    set_reg(r, REG_CB_COLOR_CLEAR_WORD0(0), cw);
+    scene_set_reg(r, REG_CB_COLOR_CLEAR_WORD0(0), cw);
     /* CB1: the resolve destination (used by the resolve draw only) */
     const struct cedar_surface *d = &sc->lay.resolve;
-    set_reg(r, REG_CB_COLOR_BASE(1), (uint32_t)(sc->resolve_addr >> 8));
-    set_reg(r, REG_CB_COLOR_PITCH(1), d->pitch_tile_max);
-    set_reg(r, REG_CB_COLOR_SLICE(1), d->slice_tile_max);
-    set_reg(r, REG_CB_COLOR_ATTRIB(1), attrib_of(d, d->bankh));
-    set_reg(r, REG_CB_TARGET_MASK, 0xF);
-    set_reg(r, REG_CB_SHADER_MASK, 0xF);
+    scene_set_reg(r, REG_CB_COLOR_BASE(1), (uint32_t)(sc->resolve_addr >> 8));
+    scene_set_reg(r, REG_CB_COLOR_PITCH(1), d->pitch_tile_max);
+    scene_set_reg(r, REG_CB_COLOR_SLICE(1), d->slice_tile_max);
+    scene_set_reg(r, REG_CB_COLOR_ATTRIB(1), attrib_of(d, d->bankh));
+    scene_set_reg(r, REG_CB_TARGET_MASK, 0xF);
+    scene_set_reg(r, REG_CB_SHADER_MASK, 0xF);
 
     /* PA */
-    set_reg(r, REG_PA_SU_VTX_CNTL, S_PA_SU_VTX_CNTL__PIX_CENTER_HALF(1) |
+    scene_set_reg(r, REG_PA_SU_VTX_CNTL, S_PA_SU_VTX_CNTL__PIX_CENTER_HALF(1) |
                                        S_PA_SU_VTX_CNTL__QUANT_MODE(V_PA_SU_QUANT_MODE__X_1_256TH));
-    set_reg(r, REG_PA_CL_VTE_CNTL, 0x43F); /* scale/offset x, y, z enabled; VTX_W0_FMT (cs_003) */
-    set_reg(r, REG_PA_CL_CLIP_CNTL, S_PA_CL_CLIP_CNTL__CLIP_DISABLE(1));
-    set_float(r, REG_PA_CL_VPORT_XSCALE(0), SCENE_W / 2.0f);
-    set_float(r, REG_PA_CL_VPORT_XOFFSET(0), SCENE_W / 2.0f);
-    set_float(r, REG_PA_CL_VPORT_YSCALE(0), -SCENE_H / 2.0f);
-    set_float(r, REG_PA_CL_VPORT_YOFFSET(0), SCENE_H / 2.0f);
-    set_float(r, REG_PA_CL_VPORT_ZSCALE(0), 0.5f);
-    set_float(r, REG_PA_CL_VPORT_ZOFFSET(0), 0.5f);
-    set_reg(r, REG_PA_SU_SC_MODE_CNTL, S_PA_SU_SC_MODE_CNTL__PROVOKING_VTX_LAST(1));
-    set_reg(r, REG_PA_SC_SCREEN_SCISSOR_BR, 0x40004000);
-    set_reg(r, REG_PA_SC_GENERIC_SCISSOR_BR, 0x40004000);
-    set_reg(r, REG_PA_SC_WINDOW_SCISSOR_BR, (SCENE_H << 16) | SCENE_W);
-    set_reg(r, REG_PA_SC_VPORT_SCISSOR_TL(0), S_PA_SC_SCISSOR_TL__WINDOW_OFFSET_DISABLE(1));
-    set_reg(r, REG_PA_SC_VPORT_SCISSOR_BR(0), (SCENE_H << 16) | SCENE_W);
-    set_reg(r, REG_PA_SC_MODE_CNTL_0, S_PA_SC_MODE_CNTL_0__MSAA_ENABLE(1) | S_PA_SC_MODE_CNTL_0__VPORT_SCISSOR_ENABLE(1));
-    set_reg(r, REG_PA_SC_AA_CONFIG, S_PA_SC_AA_CONFIG__MSAA_NUM_SAMPLES(log2u(samples)) |
+    scene_set_reg(r, REG_PA_CL_VTE_CNTL, 0x43F); /* scale/offset x, y, z enabled; VTX_W0_FMT (cs_003) */
+    scene_set_reg(r, REG_PA_CL_CLIP_CNTL, S_PA_CL_CLIP_CNTL__CLIP_DISABLE(1));
+    scene_set_float(r, REG_PA_CL_VPORT_XSCALE(0), SCENE_W / 2.0f);
+    scene_set_float(r, REG_PA_CL_VPORT_XOFFSET(0), SCENE_W / 2.0f);
+    scene_set_float(r, REG_PA_CL_VPORT_YSCALE(0), -SCENE_H / 2.0f);
+    scene_set_float(r, REG_PA_CL_VPORT_YOFFSET(0), SCENE_H / 2.0f);
+    scene_set_float(r, REG_PA_CL_VPORT_ZSCALE(0), 0.5f);
+    scene_set_float(r, REG_PA_CL_VPORT_ZOFFSET(0), 0.5f);
+    scene_set_reg(r, REG_PA_SU_SC_MODE_CNTL, S_PA_SU_SC_MODE_CNTL__PROVOKING_VTX_LAST(1));
+    scene_set_reg(r, REG_PA_SC_SCREEN_SCISSOR_BR, 0x40004000);
+    scene_set_reg(r, REG_PA_SC_GENERIC_SCISSOR_BR, 0x40004000);
+    scene_set_reg(r, REG_PA_SC_WINDOW_SCISSOR_BR, (SCENE_H << 16) | SCENE_W);
+    scene_set_reg(r, REG_PA_SC_VPORT_SCISSOR_TL(0), S_PA_SC_SCISSOR_TL__WINDOW_OFFSET_DISABLE(1));
+    scene_set_reg(r, REG_PA_SC_VPORT_SCISSOR_BR(0), (SCENE_H << 16) | SCENE_W);
+    scene_set_reg(r, REG_PA_SC_MODE_CNTL_0, S_PA_SC_MODE_CNTL_0__MSAA_ENABLE(1) | S_PA_SC_MODE_CNTL_0__VPORT_SCISSOR_ENABLE(1));
+    scene_set_reg(r, REG_PA_SC_AA_CONFIG, S_PA_SC_AA_CONFIG__MSAA_NUM_SAMPLES(log2u(samples)) |
                                         S_PA_SC_AA_CONFIG__MAX_SAMPLE_DIST(7));
     /* Mesa's Evergreen tables (cayman_msaa.c eg_sample_locs_2x / _4x,
      * evergreen_state.c sample_locs_8x = the two dwords of cs_003). */
     for (unsigned k = 0; k < 8; k++) {
         uint32_t v = samples == 8 ? sample_locs_8x[k % 2] : samples == 4 ? sample_locs_4x : sample_locs_2x;
-        set_reg(r, REG_PA_SC_AA_SAMPLE_LOCS(k), v);
+        scene_set_reg(r, REG_PA_SC_AA_SAMPLE_LOCS(k), v);
     }
-    set_reg(r, REG_PA_SC_AA_MASK, 0xFFFFFFFFu);
+    scene_set_reg(r, REG_PA_SC_AA_MASK, 0xFFFFFFFFu);
     /* VGT */
-    set_reg(r, REG_VGT_MAX_VTX_INDX, 0xFFFFFFFFu);
+    scene_set_reg(r, REG_VGT_MAX_VTX_INDX, 0xFFFFFFFFu);
     /* SPI: one colour input, semantic 10 both sides (cs_003) */
-    set_reg(r, REG_SPI_VS_OUT_ID(0), 10);
-    set_reg(r, REG_SPI_PS_INPUT_CNTL(0), S_SPI_PS_INPUT_CNTL__SEMANTIC(10));
-    set_reg(r, REG_SPI_PS_IN_CONTROL_0, S_SPI_PS_IN_CONTROL_0__NUM_INTERP(1) |
+    scene_set_reg(r, REG_SPI_VS_OUT_ID(0), 10);
+    scene_set_reg(r, REG_SPI_PS_INPUT_CNTL(0), S_SPI_PS_INPUT_CNTL__SEMANTIC(10));
+    scene_set_reg(r, REG_SPI_PS_IN_CONTROL_0, S_SPI_PS_IN_CONTROL_0__NUM_INTERP(1) |
                                            S_SPI_PS_IN_CONTROL_0__PERSP_GRADIENT_ENA(1));
-    set_reg(r, REG_SPI_BARYC_CNTL, S_SPI_BARYC_CNTL__PERSP_CENTER_ENA(1));
+    scene_set_reg(r, REG_SPI_BARYC_CNTL, S_SPI_BARYC_CNTL__PERSP_CENTER_ENA(1));
     return 0;
 }
 
@@ -252,7 +252,7 @@ int scene_use_demo_shaders(struct scene *sc, char *why)
     uint64_t off = 0;
     for (int k = 0; k < 3; k++) {
         memcpy(extra + off, progs[k].dw, progs[k].ndw * 4);
-        set_reg(sc->regs, progs[k].reg, (uint32_t)((sc->extra_addr + off) >> 8));
+        scene_set_reg(sc->regs, progs[k].reg, (uint32_t)((sc->extra_addr + off) >> 8));
         off += (progs[k].ndw * 4 + PROGRAM_ALIGN - 1) / PROGRAM_ALIGN * PROGRAM_ALIGN;
     }
     /* vertex buffer: the scene's six vertices as position xyz, colour rgb */
@@ -270,14 +270,14 @@ int scene_use_demo_shaders(struct scene *sc, char *why)
         memcpy(p + sh.color_offset, scene_vertices[v].color, 12);
     }
     struct vc_regs *r = sc->regs;
-    set_reg(r, REG_SQ_VTX_SEMANTIC(0), sh.vtx_semantic[0]);
-    set_reg(r, REG_SQ_VTX_SEMANTIC(1), sh.vtx_semantic[1]);
-    set_reg(r, REG_SPI_VS_OUT_ID(sh.color_param / 4), sh.color_semantic << (8 * (sh.color_param % 4)));
-    set_reg(r, REG_SPI_VS_OUT_CONFIG, S_SPI_VS_OUT_CONFIG__VS_EXPORT_COUNT(sh.vs_export_count - 1));
-    set_reg(r, REG_SPI_PS_INPUT_CNTL(sh.color_param), S_SPI_PS_INPUT_CNTL__SEMANTIC(sh.color_semantic));
-    set_reg(r, REG_SPI_PS_IN_CONTROL_0, S_SPI_PS_IN_CONTROL_0__NUM_INTERP(sh.ps_num_interp) |
+    scene_set_reg(r, REG_SQ_VTX_SEMANTIC(0), sh.vtx_semantic[0]);
+    scene_set_reg(r, REG_SQ_VTX_SEMANTIC(1), sh.vtx_semantic[1]);
+    scene_set_reg(r, REG_SPI_VS_OUT_ID(sh.color_param / 4), sh.color_semantic << (8 * (sh.color_param % 4)));
+    scene_set_reg(r, REG_SPI_VS_OUT_CONFIG, S_SPI_VS_OUT_CONFIG__VS_EXPORT_COUNT(sh.vs_export_count - 1));
+    scene_set_reg(r, REG_SPI_PS_INPUT_CNTL(sh.color_param), S_SPI_PS_INPUT_CNTL__SEMANTIC(sh.color_semantic));
+    scene_set_reg(r, REG_SPI_PS_IN_CONTROL_0, S_SPI_PS_IN_CONTROL_0__NUM_INTERP(sh.ps_num_interp) |
                                            S_SPI_PS_IN_CONTROL_0__PERSP_GRADIENT_ENA(1));
-    set_reg(r, REG_SPI_BARYC_CNTL, S_SPI_BARYC_CNTL__PERSP_CENTER_ENA(sh.ps_persp_center));
+    scene_set_reg(r, REG_SPI_BARYC_CNTL, S_SPI_BARYC_CNTL__PERSP_CENTER_ENA(sh.ps_persp_center));
     sc->real_shaders = true;
     vc_render_set_shaders(sc->r, NULL);
     return 0;
@@ -304,7 +304,7 @@ static int draw(struct scene *sc, unsigned mode, unsigned prim, unsigned first_v
         set_vertex_resource(sc, first_vertex);
     else
         vc_render_set_shaders(sc->r, &ops);
-    set_reg(sc->regs, REG_CB_COLOR_CONTROL, S_CB_COLOR_CONTROL__MODE(mode) | S_CB_COLOR_CONTROL__ROP3(0xCC));
+    scene_set_reg(sc->regs, REG_CB_COLOR_CONTROL, S_CB_COLOR_CONTROL__MODE(mode) | S_CB_COLOR_CONTROL__ROP3(0xCC));
     struct vc_draw dr = {0};
     dr.opcode = PKT3_DRAW_INDEX_AUTO;
     dr.num_indices = 3;
@@ -326,9 +326,9 @@ int scene_render(struct scene *sc, char *why)
     if (!sc->skip_triangle && draw(sc, V_CB_MODE__CB_NORMAL, V_VGT_DI_PRIM_TYPE__DI_PT_TRILIST, 0, why))
         return -1;
     /* the resolve: CB1 gets a format for this draw only, as in cs_004 */
-    set_reg(sc->regs, REG_CB_COLOR_INFO(1), info_of(false, false));
+    scene_set_reg(sc->regs, REG_CB_COLOR_INFO(1), info_of(false, false));
     int rc = draw(sc, V_CB_MODE__CB_RESOLVE, V_VGT_DI_PRIM_TYPE__DI_PT_RECTLIST, 3, why);
-    set_reg(sc->regs, REG_CB_COLOR_INFO(1), 0);
+    scene_set_reg(sc->regs, REG_CB_COLOR_INFO(1), 0);
     return rc;
 }
 

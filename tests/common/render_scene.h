@@ -41,6 +41,11 @@ struct scene {
     uint8_t clear_bgra[4];
 };
 
+/* Write a context or config register of a hand-programmed register file
+ * (other spaces are ignored); a float's bits. */
+void scene_set_reg(struct vc_regs *r, uint32_t off, uint32_t v);
+void scene_set_float(struct vc_regs *r, uint32_t off, float f);
+
 /* 0, or -1 with a reason in why[200]. */
 int scene_init(struct scene *sc, unsigned samples, char *why);
 /* Replace the stand-in stages by the product path: the demo's fetch, vertex

@@ -71,6 +71,8 @@ struct test_demo_frame {
     struct fidelity_edges edges;       /* its FMask: the partially covered pixels at 8x */
 };
 void test_demo_frame_render(struct test_demo_frame *d);
+/* The same scene with another configuration (at least 2 samples). */
+void test_demo_frame_render_cfg(struct test_demo_frame *d, const struct cedar_demo_config *cfg);
 void test_demo_frame_free(struct test_demo_frame *d);
 
 /* --- a frame against the card's (card_compare.c) --------------------------- */

@@ -1,0 +1,58 @@
+/* Vertex fetch data formats (src/shader/vtx_format.c): for every FMT_* of
+ * the ISA's data-format table (regs/resource.regs SQ_DATA_FORMAT), whether
+ * the Cedar's vertex fetch reads it, where its components lie, and how the
+ * fetched bits become the four 32-bit values a VTX instruction writes
+ * (NUM_FORMAT_ALL, FORMAT_COMP_ALL, SRF_MODE_ALL, ENDIAN_SWAP; DST_SEL is
+ * applied by the caller). */
+#ifndef CEDAR_VTX_FORMAT_H
+#define CEDAR_VTX_FORMAT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "cedar/shader.h"
+
+enum eg_vtx_fetchable {
+    EG_VTX_FETCH_NO,        /* never fetched: a draw that does is a GPU fault */
+    EG_VTX_FETCH_YES,       /* every NUM_FORMAT */
+    EG_VTX_FETCH_INT_ONLY,  /* 32-bit integer channels: NUM_FORMAT INT only */
+};
+
+struct eg_vtx_format {
+    unsigned data_format;   /* V_SQ_DATA_FORMAT__* */
+    uint8_t bytes;          /* element size; 0 when the layout is not modelled */
+    uint8_t ncomp;          /* components X.. in the element */
+    uint8_t lo[4], bits[4]; /* component c: bits lo[c] .. lo[c] + bits[c] - 1 of the
+                               little-endian element */
+    uint8_t float_mask;     /* bit c: component c is a float (16-bit: IEEE half;
+                               11 / 10-bit: unsigned, 5-bit exponent; 32-bit: IEEE) */
+    uint8_t fetch;          /* enum eg_vtx_fetchable */
+    const char *why;        /* the source of the fetch decision */
+};
+
+/* How the integer components are read (the fetch instruction's *_ALL fields,
+ * or the resource's with USE_CONST_FIELDS). */
+struct eg_vtx_numfmt {
+    unsigned num_format;    /* V_SQ_NUM_FORMAT__*: NORM, INT, SCALED */
+    unsigned format_comp;   /* V_SQ_FORMAT_COMP__*: UNSIGNED, SIGNED */
+    unsigned srf_mode;      /* V_SQ_SRF_MODE__*: signed NORM rule */
+};
+
+/* Every entry, in data-format order; *n gets the count. */
+const struct eg_vtx_format *eg_vtx_format_table(size_t *n);
+/* The entry of a data format, or NULL for a value outside the ISA table. */
+const struct eg_vtx_format *eg_vtx_format_find(unsigned data_format);
+/* Why a fetch of this format and number format is refused (a GPU fault),
+ * or NULL when the vertex fetch reads it. */
+const char *eg_vtx_format_refusal(unsigned data_format, unsigned num_format);
+/* ENDIAN_SWAP applied to an element of n bytes, in place. */
+void eg_vtx_endian_swap(uint8_t *p, unsigned n, unsigned endian);
+/* Converts one element (f->bytes bytes, already endian-swapped) to four
+ * values: floats, or integers for NUM_FORMAT INT; components the format
+ * lacks are 0, w 1 (1.0, or 1 for INT).  Returns the component count, or
+ * -1 (nothing written) when eg_vtx_format_refusal refuses the pair. */
+int eg_vtx_format_convert(const struct eg_vtx_format *f, const struct eg_vtx_numfmt *nf, const uint8_t *bytes,
+                          union eg_vec4 *out);
+
+#endif
