@@ -185,7 +185,7 @@ static void unorm8_stores_match_cb_write(void **state)
         for (unsigned l = 0; l < 64; l++) {
             for (unsigned c = 0; c < 4; c++)
                 rgba[l][c] = adversarial_channel();
-            f[l] = (struct cb_fragment){x0 + l % 8, y0 + l / 8, 0xFu, rgba[l]};
+            f[l] = (struct cb_fragment){x0 + l % 8, y0 + l / 8, 0xFu, rgba[l], NULL};
         }
         memcpy(before, sc.mem, size);
         t->export_16bpc = e16;

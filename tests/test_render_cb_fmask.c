@@ -59,7 +59,7 @@ static void check_writes(bool by_tile)
             for (int c = 0; c < 4; c++)
                 rgba[c] = (float)(next() % 256) / 255.0f;
             if (by_tile) {
-                struct cb_fragment f = {x, y, cov, rgba};
+                struct cb_fragment f = {x, y, cov, rgba, NULL};
                 cb_write_tile(t, zero, &f, 1);
             } else {
                 cb_write(t, zero, x, y, cov, rgba);

@@ -106,7 +106,7 @@ static void whole_tile_write_matches_fragments(void **state)
             for (unsigned l = 0; l < 64; l++) {
                 for (unsigned c = 0; c < 4; c++)
                     rgba[l][c] = random_channel();
-                f[l] = (struct cb_fragment){x0 + order[l] % 8, y0 + order[l] / 8, all, rgba[l]};
+                f[l] = (struct cb_fragment){x0 + order[l] % 8, y0 + order[l] / 8, all, rgba[l], NULL};
             }
             /* every fourth trial: something the whole-tile path must turn down */
             unsigned n = 64, spoil = trial % 4;

@@ -16,7 +16,6 @@
  * map); the colour of fragment f lives in sample plane f of the colour
  * surface, so a pixel covered by one primitive stores its colour once.
  */
-#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
@@ -30,6 +29,21 @@
 #define CMASK_CLEARED 0x0u
 #define CMASK_COMPRESSED 0xCu     /* FMask valid (Mesa: "0xCC = compressed state") */
 #define CMASK_EXPANDED 0xFu       /* no FMask: colour stored as is */
+#define CB_ROP3_COPY 0xCCu        /* ROP3 "source copy": no logic op */
+
+static bool blend_on(const struct cb_target *t);
+
+/* A CB_BLEND*_CONTROL that reads the second source (SRC1 factors). */
+static bool blend_uses_src1(uint32_t bc)
+{
+    unsigned f[4] = {G_CB_BLEND_CONTROL__COLOR_SRCBLEND(bc), G_CB_BLEND_CONTROL__COLOR_DESTBLEND(bc),
+                     G_CB_BLEND_CONTROL__ALPHA_SRCBLEND(bc), G_CB_BLEND_CONTROL__ALPHA_DESTBLEND(bc)};
+    unsigned n = G_CB_BLEND_CONTROL__SEPARATE_ALPHA_BLEND(bc) ? 4 : 2;
+    for (unsigned k = 0; k < n; k++)
+        if (f[k] >= V_CB_BLEND_FACTOR__BLEND_SRC1_COLOR && f[k] <= V_CB_BLEND_FACTOR__BLEND_INV_SRC1_ALPHA)
+            return true;
+    return false;
+}
 
 int rs_fail(struct vc_draw_err *err, const char *fmt, ...)
 {
@@ -49,219 +63,6 @@ int rs_msg_fail(char *msg, size_t msglen, const char *fmt, ...)
     vsnprintf(msg, msglen, fmt, ap);
     va_end(ap);
     return -1;
-}
-
-/* ---- formats ---------------------------------------------------------------- */
-
-struct cb_format_info {
-    unsigned format;
-    unsigned comps, bits;        /* components and bits per component */
-};
-
-static const struct cb_format_info cb_formats[] = {
-    {V_CB_FORMAT__COLOR_8, 1, 8},
-    {V_CB_FORMAT__COLOR_8_8, 2, 8},
-    {V_CB_FORMAT__COLOR_8_8_8_8, 4, 8},
-    {V_CB_FORMAT__COLOR_32_FLOAT, 1, 32},
-    {V_CB_FORMAT__COLOR_32_32_32_32_FLOAT, 4, 32},
-};
-
-static const struct cb_format_info *format_info(unsigned format)
-{
-    for (unsigned i = 0; i < sizeof cb_formats / sizeof cb_formats[0]; i++)
-        if (cb_formats[i].format == format)
-            return &cb_formats[i];
-    return NULL;
-}
-
-/* Which RGBA component stored channel c holds, per COMP_SWAP (Mesa
- * r600_translate_colorswap: STD = XYZW, ALT = ZYXW, STD_REV = WZYX,
- * ALT_REV = YZWX for four channels; X / Y / Z / W, XY / XW / YX / WX for
- * one and two). */
-static unsigned swap_component(unsigned comps, unsigned swap, unsigned c)
-{
-    static const uint8_t four[4][4] = {
-        [V_CB_COMP_SWAP__SWAP_STD] = {0, 1, 2, 3},
-        [V_CB_COMP_SWAP__SWAP_ALT] = {2, 1, 0, 3},
-        [V_CB_COMP_SWAP__SWAP_STD_REV] = {3, 2, 1, 0},
-        [V_CB_COMP_SWAP__SWAP_ALT_REV] = {3, 0, 1, 2},
-    };
-    static const uint8_t two[4][2] = {
-        [V_CB_COMP_SWAP__SWAP_STD] = {0, 1},
-        [V_CB_COMP_SWAP__SWAP_ALT] = {0, 3},
-        [V_CB_COMP_SWAP__SWAP_STD_REV] = {1, 0},
-        [V_CB_COMP_SWAP__SWAP_ALT_REV] = {3, 0},
-    };
-    static const uint8_t one[4] = {0, 1, 2, 3};
-    if (comps == 4)
-        return four[swap & 3][c];
-    if (comps == 2)
-        return two[swap & 3][c];
-    return one[swap & 3];
-}
-
-static float srgb_encode(float v)
-{
-    if (!(v > 0.0f))
-        return 0.0f;
-    if (v >= 1.0f)
-        return 1.0f;
-    return v <= 0.0031308f ? v * 12.92f : 1.055f * powf(v, 1.0f / 2.4f) - 0.055f;
-}
-
-static float srgb_decode(float v)
-{
-    return v <= 0.04045f ? v / 12.92f : powf((v + 0.055f) / 1.055f, 2.4f);
-}
-
-/* float -> n-bit fixed point, round to nearest unless truncating. */
-static uint32_t to_unorm(float v, unsigned bits, bool truncate)
-{
-    float max = (float)((1u << bits) - 1u);
-    if (!(v > 0.0f))
-        return 0;
-    if (v >= 1.0f)
-        return (uint32_t)max;
-    float s = v * max;
-    return (uint32_t)(truncate ? s : s + 0.5f);
-}
-
-static uint32_t to_snorm(float v, unsigned bits, bool truncate)
-{
-    float max = (float)((1u << (bits - 1)) - 1u);
-    if (v != v)
-        v = 0.0f;
-    if (v < -1.0f)
-        v = -1.0f;
-    if (v > 1.0f)
-        v = 1.0f;
-    float s = v * max;
-    int32_t i = (int32_t)(truncate ? s : (s < 0 ? s - 0.5f : s + 0.5f));
-    return (uint32_t)i & ((1u << bits) - 1u);
-}
-
-static uint32_t to_int(float v, unsigned bits, bool is_signed)
-{
-    /* The shader exports integers as their bit patterns for UINT / SINT;
-     * for the SCALED types as float values.  Both end here clamped. */
-    double d = v != v ? 0.0 : (double)v;
-    double lo = is_signed ? -(double)(1u << (bits - 1)) : 0.0;
-    double hi = is_signed ? (double)((1u << (bits - 1)) - 1u) : (double)((1ull << bits) - 1u);
-    if (d < lo)
-        d = lo;
-    if (d > hi)
-        d = hi;
-    return (uint32_t)(int64_t)d & (uint32_t)((1ull << bits) - 1u);
-}
-
-void cb_pack(const struct cb_target *t, const float rgba[4], uint8_t *out)
-{
-    if (t->unorm8) {
-        /* the common case, as the general loop below computes it */
-        for (unsigned c = 0; c < t->comps; c++)
-            out[c] = (uint8_t)to_unorm(rgba[t->swizzle[c]], 8, t->round_truncate);
-        return;
-    }
-    const struct cb_format_info *f = format_info(t->format);
-    for (unsigned c = 0; c < f->comps; c++) {
-        float v = rgba[swap_component(f->comps, t->comp_swap, c)];
-        if (f->bits == 32) {
-            uint32_t u;
-            if (t->number_type == V_CB_NUMBER_TYPE__NUMBER_FLOAT)
-                memcpy(&u, &v, 4);
-            else if (t->number_type == V_CB_NUMBER_TYPE__NUMBER_UINT ||
-                     t->number_type == V_CB_NUMBER_TYPE__NUMBER_SINT)
-                memcpy(&u, &v, 4); /* integer exports are raw bits */
-            else
-                u = to_unorm(v, 32, t->round_truncate);
-            memcpy(out + c * 4, &u, 4);
-            continue;
-        }
-        uint32_t u;
-        switch (t->number_type) {
-        case V_CB_NUMBER_TYPE__NUMBER_SNORM:
-            u = to_snorm(v, f->bits, t->round_truncate);
-            break;
-        case V_CB_NUMBER_TYPE__NUMBER_UINT: {
-            uint32_t raw;
-            memcpy(&raw, &v, 4);
-            u = raw > 0xFFu ? 0xFFu : raw;
-            break;
-        }
-        case V_CB_NUMBER_TYPE__NUMBER_SINT: {
-            int32_t raw;
-            memcpy(&raw, &v, 4);
-            u = (uint32_t)(raw < -128 ? -128 : raw > 127 ? 127 : raw) & 0xFFu;
-            break;
-        }
-        case V_CB_NUMBER_TYPE__NUMBER_USCALED:
-            u = to_int(v, f->bits, false);
-            break;
-        case V_CB_NUMBER_TYPE__NUMBER_SSCALED:
-            u = to_int(v, f->bits, true);
-            break;
-        case V_CB_NUMBER_TYPE__NUMBER_SRGB:
-            /* alpha stays linear */
-            u = to_unorm(swap_component(f->comps, t->comp_swap, c) == 3 ? v : srgb_encode(v), f->bits,
-                         t->round_truncate);
-            break;
-        default:
-            u = to_unorm(v, f->bits, t->round_truncate);
-            break;
-        }
-        out[c] = (uint8_t)u;
-    }
-}
-
-void cb_unpack(const struct cb_target *t, const uint8_t *in, float rgba[4])
-{
-    const struct cb_format_info *f = format_info(t->format);
-    rgba[0] = rgba[1] = rgba[2] = 0.0f;
-    rgba[3] = 1.0f;
-    for (unsigned c = 0; c < f->comps; c++) {
-        unsigned comp = swap_component(f->comps, t->comp_swap, c);
-        float v;
-        if (f->bits == 32) {
-            uint32_t u;
-            memcpy(&u, in + c * 4, 4);
-            if (t->number_type == V_CB_NUMBER_TYPE__NUMBER_UNORM)
-                v = (float)((double)u / 4294967295.0);
-            else
-                memcpy(&v, &u, 4);
-        } else {
-            uint8_t u = in[c];
-            switch (t->number_type) {
-            case V_CB_NUMBER_TYPE__NUMBER_SNORM: {
-                float s = (float)(int8_t)u / 127.0f;
-                v = s < -1.0f ? -1.0f : s;
-                break;
-            }
-            case V_CB_NUMBER_TYPE__NUMBER_UINT: {
-                uint32_t raw = u;
-                memcpy(&v, &raw, 4);
-                break;
-            }
-            case V_CB_NUMBER_TYPE__NUMBER_SINT: {
-                int32_t raw = (int8_t)u;
-                memcpy(&v, &raw, 4);
-                break;
-            }
-            case V_CB_NUMBER_TYPE__NUMBER_USCALED:
-                v = (float)u;
-                break;
-            case V_CB_NUMBER_TYPE__NUMBER_SSCALED:
-                v = (float)(int8_t)u;
-                break;
-            case V_CB_NUMBER_TYPE__NUMBER_SRGB:
-                v = comp == 3 ? u / 255.0f : srgb_decode(u / 255.0f);
-                break;
-            default:
-                v = u / 255.0f;
-                break;
-            }
-        }
-        rgba[comp] = v;
-    }
 }
 
 /* ---- target set-up ---------------------------------------------------------- */
@@ -305,22 +106,10 @@ int cb_target_init(struct vc_render *r, struct cb_target *t, unsigned i, unsigne
     t->format = G_CB_COLOR_INFO__FORMAT(info);
     if (t->format == V_CB_FORMAT__COLOR_INVALID)
         return 1;
-    const struct cb_format_info *f = format_info(t->format);
-    if (!f)
-        return rs_fail(err, "CB%u: colour format %u is not supported by the model", i, t->format);
-    t->number_type = G_CB_COLOR_INFO__NUMBER_TYPE(info);
-    t->comp_swap = G_CB_COLOR_INFO__COMP_SWAP(info);
-    if (t->number_type == V_CB_NUMBER_TYPE__NUMBER_FLOAT && f->bits != 32)
-        return rs_fail(err, "CB%u: FLOAT number type on an 8-bit format", i);
-    t->bpe = f->comps * f->bits / 8;
-    t->comps = f->comps;
-    for (unsigned c = 0; c < f->comps; c++)
-        t->swizzle[c] = (uint8_t)swap_component(f->comps, t->comp_swap, c);
-    t->unorm8 = f->bits == 8 && t->number_type == V_CB_NUMBER_TYPE__NUMBER_UNORM;
+    char why[160];
+    if (cb_format_init(t, info, why, sizeof why))
+        return rs_fail(err, "CB%u: %s", i, why);
     t->samples = samples;
-    t->blend_clamp = G_CB_COLOR_INFO__BLEND_CLAMP(info);
-    t->round_truncate = G_CB_COLOR_INFO__ROUND_MODE(info);
-    t->export_16bpc = G_CB_COLOR_INFO__SOURCE_FORMAT(info) == V_CB_SOURCE_FORMAT__EXPORT_4C_16BPC;
     t->clear_word[0] = i < 8 ? vc_reg(regs, REG_CB_COLOR_CLEAR_WORD0(i)) : 0;
     t->clear_word[1] = i < 8 ? vc_reg(regs, REG_CB_COLOR_CLEAR_WORD1(i)) : 0;
 
@@ -354,7 +143,15 @@ int cb_target_init(struct vc_render *r, struct cb_target *t, unsigned i, unsigne
         s.tile_split = 0;
         s.bankw = s.bankh = s.mtilea = 1;
     }
-    if (cedar_tile_map_init(&t->map, &s, NULL, &lerr))
+    /* CB_COLOR*_VIEW.SLICE_START: the slice drawn into (Mesa points BASE
+     * at the mip level and names the layer here); slice s of a 2D-tiled
+     * surface has its banks rotated (the tiling map's slice argument), so
+     * the map covers slices 0..s and every address names s. */
+    t->slice = i < 8 ? G_CB_COLOR_VIEW__SLICE_START(vc_reg(regs, REG_CB_COLOR_VIEW(i))) : 0;
+    struct cedar_tile_opts opts = {.slices = t->slice + 1};
+    if (G_CB_COLOR_ATTRIB__NON_DISP_TILING_ORDER(attrib))
+        opts.order = CEDAR_MICRO_NON_DISPLAYABLE;
+    if (cedar_tile_map_init(&t->map, &s, &opts, &lerr))
         return rs_fail(err, "CB%u: %s", i, lerr.msg);
     t->width = t->map.width;
     t->height = t->map.height;
@@ -369,7 +166,8 @@ int cb_target_init(struct vc_render *r, struct cb_target *t, unsigned i, unsigne
     t->per_run = s.mode != CEDAR_MODE_LINEAR_ALIGNED && t->map.run_bytes && t->map.run_bytes % t->bpe == 0
                      ? t->map.run_bytes / t->bpe
                      : 0;
-    t->ctab = t->per_run ? render_addr_table(r, &t->map) : NULL;
+    /* the kept address tables hold slice 0's addresses */
+    t->ctab = t->per_run && t->slice == 0 ? render_addr_table(r, &t->map) : NULL;
     for (unsigned pi = 0; pi < 64 && t->per_run; pi++) {
         t->pix_run[pi] = (uint8_t)(pi / t->per_run);
         t->pix_off[pi] = (uint16_t)(pi % t->per_run * t->bpe);
@@ -389,13 +187,14 @@ int cb_target_init(struct vc_render *r, struct cb_target *t, unsigned i, unsigne
         if (fs.aligned_height < t->height)
             return rs_fail(err, "CB%u: FMASK_SLICE covers %u rows, the surface %u", i, fs.aligned_height,
                            t->height);
-        if (cedar_fmask_map_init(&t->fmap, &fs, samples, NULL, &lerr))
+        struct cedar_tile_opts fopts = {.slices = t->slice + 1};
+        if (cedar_fmask_map_init(&t->fmap, &fs, samples, &fopts, &lerr))
             return rs_fail(err, "CB%u FMask: %s", i, lerr.msg);
         t->fmask = vc_mem_ptr(mem, fbase, t->fmap.size);
         if (!t->fmask)
             return rs_fail(err, "CB%u: FMask at 0x%llx (%llu bytes) is not inside one buffer", i,
                            (unsigned long long)fbase, (unsigned long long)t->fmap.size);
-        t->ftab = render_addr_table(r, &t->fmap);
+        t->ftab = t->slice == 0 ? render_addr_table(r, &t->fmap) : NULL;
         t->fplanes = cedar_fmask_planes(&t->fmap);
     }
     t->cmask_on = G_CB_COLOR_INFO__FAST_CLEAR(info) && i < 8;
@@ -410,6 +209,8 @@ int cb_target_init(struct vc_render *r, struct cb_target *t, unsigned i, unsigne
                            (unsigned long long)blocks, bx * by);
         t->cmask_blocks_x = bx;
         t->cmask_size = blocks * CMASK_BLOCK_BYTES;
+        /* CMask slices follow one another, CMASK_SLICE blocks each */
+        cbase += (uint64_t)t->slice * t->cmask_size;
         t->cmask = vc_mem_ptr(mem, cbase, t->cmask_size);
         if (!t->cmask)
             return rs_fail(err, "CB%u: CMask at 0x%llx is not inside one buffer", i,
@@ -420,6 +221,8 @@ int cb_target_init(struct vc_render *r, struct cb_target *t, unsigned i, unsigne
                     bytes_apart(t->fmask, t->fmap.size, t->cmask, t->cmask_size);
     if (i < 8)
         t->blend = vc_reg(regs, REG_CB_BLEND_CONTROL(i));
+    t->rop3 = G_CB_COLOR_CONTROL__ROP3(vc_reg(regs, REG_CB_COLOR_CONTROL));
+    t->dual_src = blend_on(t) && blend_uses_src1(t->blend);
     uint32_t tmask = vc_reg(regs, REG_CB_TARGET_MASK) >> (4 * i);
     t->write_mask = tmask & 0xFu;
     return 0;
@@ -503,7 +306,7 @@ static void fmask_locate(const struct cb_target *t, unsigned x, unsigned y, stru
         for (unsigned p = 0; p < fp->planes; p++) {
             uint64_t byte;
             unsigned bit;
-            cedar_fmask_bit(&t->fmap, x, y, 0, p, 0, &byte, &bit);
+            cedar_fmask_bit(&t->fmap, x, y, 0, p, t->slice, &byte, &bit);
             c->fbyte[i][p] = (uint32_t)byte;
             c->fbit0[i][p] = (uint8_t)bit;
         }
@@ -558,14 +361,14 @@ static inline unsigned frag_of(uint32_t frags, unsigned s)
 uint8_t *cb_plane_ptr_slow(const struct cb_target *t, unsigned x, unsigned y, unsigned plane)
 {
     if (!t->per_run)
-        return t->mem + cedar_tile_addr(&t->map, x, y, plane, 0);
+        return t->mem + cedar_tile_addr(&t->map, x, y, plane, t->slice);
     struct cb_addr_cache *c = tile_cache(t, x, y);
     if (c->ctile) {
         unsigned i = cedar_tile_pixel_index(&t->map, x, y);
         return t->mem + c->ctile->run[plane * c->ctile->nrun + t->pix_run[i]] + t->pix_off[i];
     }
     if (!((c->have_plane >> plane) & 1u)) {
-        cedar_tile_micro(&t->map, x >> 3, y >> 3, plane, 0, c->run[plane]);
+        cedar_tile_micro(&t->map, x >> 3, y >> 3, plane, t->slice, c->run[plane]);
         c->have_plane |= 1u << plane;
     }
     unsigned i = cedar_tile_pixel_index(&t->map, x, y);
@@ -674,8 +477,8 @@ void cb_pixel_decompress(struct cb_target *t, unsigned x, unsigned y)
 
 /* ---- blending ----------------------------------------------------------------- */
 
-static float blend_factor(unsigned f, const float src[4], const float dst[4], const float cst[4],
-                          unsigned comp)
+static float blend_factor(unsigned f, const float src[4], const float src1[4], const float dst[4],
+                          const float cst[4], unsigned comp)
 {
     bool alpha = comp == 3;
     switch (f) {
@@ -697,7 +500,12 @@ static float blend_factor(unsigned f, const float src[4], const float dst[4], co
     case V_CB_BLEND_FACTOR__BLEND_ONE_MINUS_CONST_COLOR: return 1.0f - cst[comp];
     case V_CB_BLEND_FACTOR__BLEND_CONST_ALPHA: return cst[3];
     case V_CB_BLEND_FACTOR__BLEND_ONE_MINUS_CONST_ALPHA: return 1.0f - cst[3];
-    default: return 0.0f; /* dual-source factors: no second source is modelled */
+    /* dual-source: the pixel shader's second colour (export 1) */
+    case V_CB_BLEND_FACTOR__BLEND_SRC1_COLOR: return src1[comp];
+    case V_CB_BLEND_FACTOR__BLEND_INV_SRC1_COLOR: return 1.0f - src1[comp];
+    case V_CB_BLEND_FACTOR__BLEND_SRC1_ALPHA: return src1[3];
+    case V_CB_BLEND_FACTOR__BLEND_INV_SRC1_ALPHA: return 1.0f - src1[3];
+    default: return 0.0f;
     }
 }
 
@@ -718,44 +526,75 @@ static bool blend_on(const struct cb_target *t)
            t->number_type != V_CB_NUMBER_TYPE__NUMBER_UINT && t->number_type != V_CB_NUMBER_TYPE__NUMBER_SINT;
 }
 
-static void blend(const struct cb_target *t, const float cst[4], const float src_in[4], const float dst[4],
-                  float out[4])
+/* BLEND_CLAMP: the sources clamped to the target's range first (Mesa sets
+ * it for UNORM, SNORM and SRGB targets: [0, 1], SNORM [-1, 1]). */
+static void blend_clamp_src(const struct cb_target *t, const float in[4], float out[4])
 {
-    float src[4];
+    float lo = t->number_type == V_CB_NUMBER_TYPE__NUMBER_SNORM ? -1.0f : 0.0f;
     for (unsigned c = 0; c < 4; c++) {
-        src[c] = src_in[c];
-        if (t->blend_clamp && t->number_type != V_CB_NUMBER_TYPE__NUMBER_FLOAT)
-            src[c] = src[c] < 0.0f ? 0.0f : src[c] > 1.0f ? 1.0f : src[c];
+        out[c] = in[c];
+        if (t->blend_clamp && !t->fmt->fp)
+            out[c] = out[c] < lo ? lo : out[c] > 1.0f ? 1.0f : out[c];
     }
+}
+
+static void blend(const struct cb_target *t, const float cst[4], const float src_in[4], const float src1_in[4],
+                  const float dst[4], float out[4])
+{
+    static const float none[4] = {0, 0, 0, 0};
+    float src[4], src1[4];
+    blend_clamp_src(t, src_in, src);
+    blend_clamp_src(t, src1_in ? src1_in : none, src1);
     bool separate = G_CB_BLEND_CONTROL__SEPARATE_ALPHA_BLEND(t->blend);
     for (unsigned c = 0; c < 4; c++) {
         bool a = c == 3 && separate;
         unsigned sf = a ? G_CB_BLEND_CONTROL__ALPHA_SRCBLEND(t->blend) : G_CB_BLEND_CONTROL__COLOR_SRCBLEND(t->blend);
         unsigned df = a ? G_CB_BLEND_CONTROL__ALPHA_DESTBLEND(t->blend) : G_CB_BLEND_CONTROL__COLOR_DESTBLEND(t->blend);
         unsigned fn = a ? G_CB_BLEND_CONTROL__ALPHA_COMB_FCN(t->blend) : G_CB_BLEND_CONTROL__COLOR_COMB_FCN(t->blend);
-        out[c] = combine(fn, src[c], blend_factor(sf, src, dst, cst, c), dst[c], blend_factor(df, src, dst, cst, c));
+        out[c] = combine(fn, src[c], blend_factor(sf, src, src1, dst, cst, c), dst[c],
+                         blend_factor(df, src, src1, dst, cst, c));
     }
 }
 
-/* Merge `el` (the new element) into `old` under the component write mask. */
+/* CB_COLOR_CONTROL.ROP3 on the stored bits: result bit = bit
+ * (P << 2 | S << 1 | D) of ROP3 (the Windows ROP3 index; 0xCC copies the
+ * source).  The pattern P is taken as 0: Mesa writes GL's 4-bit logic op
+ * into both nibbles, so it never matters.  GL (4.6 17.3.9) leaves float
+ * targets alone. */
+static bool rop_on(const struct cb_target *t)
+{
+    return t->rop3 != CB_ROP3_COPY && !t->fmt->fp;
+}
+
+static void rop_apply(const struct cb_target *t, const uint8_t *dst, uint8_t *el)
+{
+    for (unsigned b = 0; b < t->bpe; b++) {
+        uint8_t s = el[b], d = dst[b], r = 0;
+        for (unsigned k = 0; k < 4; k++) {
+            if (!((t->rop3 >> k) & 1u))
+                continue;
+            uint8_t sm = (k & 2) ? s : (uint8_t)~s, dm = (k & 1) ? d : (uint8_t)~d;
+            r |= sm & dm;
+        }
+        el[b] = r;
+    }
+}
+
+/* The stores need the destination: blending, a write mask, a ROP. */
+static bool reads_dst(const struct cb_target *t)
+{
+    return blend_on(t) || t->write_mask != 0xFu || rop_on(t);
+}
+
+/* The element stored for colour rgba over the element `old`: packed, through
+ * the ROP, with the masked-off channels kept. */
 static void masked_element(const struct cb_target *t, const float rgba[4], const uint8_t *old, uint8_t *out)
 {
-    if (t->write_mask == 0xFu) {
-        cb_pack(t, rgba, out);
-        return;
-    }
-    float cur[4], mix[4];
-    cb_unpack(t, old, cur);
-    for (unsigned c = 0; c < 4; c++)
-        mix[c] = (t->write_mask >> c) & 1u ? rgba[c] : cur[c];
-    /* Unwritten channels keep their bits: pack the merged value, then copy
-     * back the stored channels that are masked off. */
-    cb_pack(t, mix, out);
-    const struct cb_format_info *f = format_info(t->format);
-    unsigned cb = f->bits / 8;
-    for (unsigned c = 0; c < f->comps; c++)
-        if (!((t->write_mask >> swap_component(f->comps, t->comp_swap, c)) & 1u))
-            memcpy(out + c * cb, old + c * cb, cb);
+    cb_pack(t, rgba, out);
+    if (rop_on(t))
+        rop_apply(t, old, out);
+    if (t->write_mask != 0xFu)
+        cb_keep_channels(t, t->write_mask, old, out);
 }
 
 /* One colour for every covered sample: one fragment, stored in the lowest
@@ -799,6 +638,12 @@ static inline void fmask_move(struct cb_target *t, const uint32_t *byte, const u
 void cb_write(struct cb_target *t, const float cst[4], unsigned x, unsigned y, uint32_t coverage,
               const float exported[4])
 {
+    cb_write_dual(t, cst, x, y, coverage, exported, NULL);
+}
+
+void cb_write_dual(struct cb_target *t, const float cst[4], unsigned x, unsigned y, uint32_t coverage,
+                   const float exported[4], const float exported1[4])
+{
     if (x >= t->width || y >= t->height || t->write_mask == 0)
         return;
     float rgba[4];
@@ -808,21 +653,26 @@ void cb_write(struct cb_target *t, const float cst[4], unsigned x, unsigned y, u
     if (!coverage)
         return;
     cb_tile_expand(t, x, y);
-    bool do_blend = blend_on(t);
+    bool do_blend = blend_on(t), rmw = reads_dst(t);
+    float src1[4], *s1 = NULL;
+    if (exported1) {
+        cb_export_convert(t, exported1, src1);
+        s1 = src1;
+    }
     uint8_t el[16];
 
     if (!t->fmask_on) {
-        if (!do_blend && t->write_mask == 0xFu)
+        if (!rmw)
             cb_pack(t, rgba, el);
         for (unsigned s = 0; s < t->samples; s++) {
             if (!((coverage >> s) & 1u))
                 continue;
             uint8_t *p = plane_ptr(t, x, y, s);
-            if (do_blend || t->write_mask != 0xFu) {
+            if (rmw) {
                 float dst[4], res[4];
                 cb_unpack(t, p, dst);
                 if (do_blend)
-                    blend(t, cst, rgba, dst, res);
+                    blend(t, cst, rgba, s1, dst, res);
                 else
                     memcpy(res, rgba, sizeof res);
                 masked_element(t, res, p, el);
@@ -846,7 +696,7 @@ void cb_write(struct cb_target *t, const float cst[4], unsigned x, unsigned y, u
         else
             kept |= 1u << frag_of(frags, s);
     }
-    bool same_result = !do_blend && t->write_mask == 0xFu;
+    bool same_result = !rmw;
     uint8_t results[RS_MAX_SAMPLES][16];
     unsigned target_of[RS_MAX_SAMPLES];
     uint32_t taken = kept;
@@ -865,7 +715,7 @@ void cb_write(struct cb_target *t, const float cst[4], unsigned x, unsigned y, u
         float dst[4], res[4];
         cb_unpack(t, p, dst);
         if (do_blend)
-            blend(t, cst, rgba, dst, res);
+            blend(t, cst, rgba, s1, dst, res);
         else
             memcpy(res, rgba, sizeof res);
         masked_element(t, res, p, results[f]);
@@ -935,7 +785,7 @@ static inline uint8_t unorm8_of_export(struct unorm8_export e, float v)
  * UNORM RGBA through the kept address tables. */
 static bool cb_write_direct(const struct cb_target *t)
 {
-    return t->fmask_on && !blend_on(t) && t->write_mask == 0xFu && t->unorm8 && t->bpe == 4 && t->comps == 4 &&
+    return t->fmask_on && !reads_dst(t) && t->unorm8 && t->bpe == 4 && t->comps == 4 &&
            t->ctab && t->ftab;
 }
 
@@ -1088,7 +938,7 @@ void cb_write_tile(struct cb_target *t, const float cst[4], const struct cb_frag
         unsigned x = f[l].x, y = f[l].y;
         uint32_t coverage = f[l].coverage & all;
         if (!direct || x >= t->width || y >= t->height || !coverage) {
-            cb_write(t, cst, x, y, f[l].coverage, f[l].rgba);
+            cb_write_dual(t, cst, x, y, f[l].coverage, f[l].rgba, f[l].src1);
             continue;
         }
         if (!c || c->mx != (int)(x >> 3) || c->my != (int)(y >> 3)) {

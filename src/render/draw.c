@@ -1,7 +1,7 @@
 /* The renderer's entry point: one DRAW, in whichever mode CB_COLOR_CONTROL
  * selects.  CB_NORMAL runs the whole pipeline (vertex stage, clipping,
  * set-up, scan conversion, pixel stage, colour block); CB_RESOLVE,
- * CB_ELIMINATE_FAST_CLEAR and CB_FMASK_DECOMPRESS rasterise the draw's
+ * CB_ELIMINATE_FAST_CLEAR, CB_FMASK_DECOMPRESS and CB_DECOMPRESS rasterise the draw's
  * primitives (a rectangle, as Mesa's blitter draws them) and apply the CB
  * operation to each covered pixel without running the pixel stage. */
 #include <math.h>
@@ -49,6 +49,7 @@ struct draw_ctx {
     struct cb_target cb[RS_NUM_CB];
     bool cb_on[RS_NUM_CB];
     float blend_const[4];
+    struct cb_alpha_mask a2m;  /* DB_ALPHA_TO_MASK */
     struct db_state db;        /* depth.c; db.zpass counts this thread's passes */
     bool shading;              /* the pixel stage runs (CB_NORMAL, or CB_DISABLE with a Z export / kill) */
     /* window z of the sub-triangle being rasterised: z0 + zdx * (X - x0) +
@@ -208,13 +209,16 @@ static void write_shaded(struct draw_ctx *d, const struct vc_pixel_in *in, const
     d->stats.pixels_shaded++;
     if (out->killed)
         return;
-    uint32_t cov = depth_test(d, in->x, in->y, in->coverage, out->depth_written ? &out->depth : NULL);
+    uint32_t cov = out->num_colors ? cb_alpha_mask_apply(&d->a2m, in->x, in->y, out->color[0][3], in->coverage)
+                                   : in->coverage;
+    cov = depth_test(d, in->x, in->y, cov, out->depth_written ? &out->depth : NULL);
     if (!cov)
         return;
     for (unsigned k = 0; k < RS_NUM_CB && k < out->num_colors; k++) {
         if (!d->cb_on[k])
             continue;
-        cb_write(&d->cb[k], d->blend_const, in->x, in->y, cov, out->color[k]);
+        const float *src1 = k == 0 && d->cb[0].dual_src && out->num_colors > 1 ? out->color[1] : NULL;
+        cb_write_dual(&d->cb[k], d->blend_const, in->x, in->y, cov, out->color[k], src1);
         d->stats.samples_written += coverage_count(cov);
     }
 }
@@ -243,6 +247,17 @@ static bool centre_weights_batch(struct draw_ctx *d, unsigned n)
     return true;
 }
 
+/* Pending pixel l's coverage after alpha to coverage (the batch's lanes
+ * hold colour 0's alpha). */
+static uint32_t a2m_coverage(const struct draw_ctx *d, unsigned l, unsigned num_colors)
+{
+    if (!d->a2m.on || !num_colors)
+        return d->pending[l].coverage;
+    float a;
+    memcpy(&a, &eg_ps_batch_color(d->batch, 0, 3)[l], sizeof a);
+    return cb_alpha_mask_apply(&d->a2m, d->pending[l].x, d->pending[l].y, a, d->pending[l].coverage);
+}
+
 /* Shade the pending pixels as one batch and write them, in raster order.
  * Their weights are computed here, in one loop: the divisions of
  * consecutive pixels then overlap. */
@@ -265,7 +280,7 @@ static int flush_pending(struct draw_ctx *d)
     if (rc == 1) {
         /* the batch's lanes straight into the fragments' RGBA (each target's
          * four channels side by side, as cb_write_tile reads them) */
-        float rgba[EG_PS_BATCH_MAX][4];
+        float rgba[EG_PS_BATCH_MAX][4], rgba1[EG_PS_BATCH_MAX][4];
         const bool *killed = eg_ps_batch_killed(d->batch);
         uint8_t mask = eg_ps_batch_color_mask(d->batch);
         unsigned num_colors = 0;
@@ -275,12 +290,13 @@ static int flush_pending(struct draw_ctx *d)
         /* depth and stencil first: the samples each pixel still covers */
         uint32_t cov[EG_PS_BATCH_MAX];
         for (unsigned l = 0; l < done; l++)
-            cov[l] = killed[l] ? 0 : depth_test(d, d->pending[l].x, d->pending[l].y, d->pending[l].coverage, NULL);
+            cov[l] = killed[l] ? 0 : depth_test(d, d->pending[l].x, d->pending[l].y, a2m_coverage(d, l, num_colors), NULL);
         /* a whole block none of whose pixels lost a sample: its lanes are in
          * cb_write_whole_tile_lanes' order */
-        bool lanes = block && done == 64;
+        bool lanes = block && done == 64 && !d->a2m.on;
         for (unsigned l = 0; l < done && lanes; l++)
             lanes = cov[l] == d->pending[l].coverage;
+        bool dual = d->cb_on[0] && d->cb[0].dual_src && num_colors > 1;
         for (unsigned k = 0; k < RS_NUM_CB; k++) {
             if (!d->cb_on[k])
                 continue;
@@ -298,7 +314,13 @@ static int flush_pending(struct draw_ctx *d)
                         continue;
                     for (unsigned c = 0; c < 4; c++)
                         memcpy(&rgba[m][c], &ch[c][l], sizeof rgba[m][c]);
-                    frag[m] = (struct cb_fragment){d->pending[l].x, d->pending[l].y, cov[l], rgba[m]};
+                    const float *src1 = NULL;
+                    if (k == 0 && dual) {
+                        for (unsigned c = 0; c < 4; c++)
+                            memcpy(&rgba1[m][c], &eg_ps_batch_color(d->batch, 1, c)[l], sizeof rgba1[m][c]);
+                        src1 = rgba1[m];
+                    }
+                    frag[m] = (struct cb_fragment){d->pending[l].x, d->pending[l].y, cov[l], rgba[m], src1};
                     d->stats.samples_written += coverage_count(cov[l]);
                     m++;
                 }
@@ -312,7 +334,10 @@ static int flush_pending(struct draw_ctx *d)
     for (unsigned l = 0; l < done; l++) {
         const struct vc_pixel_out *o = &d->shaded[l];
         cov[l] = o->killed ? 0
-                           : depth_test(d, d->pending[l].x, d->pending[l].y, d->pending[l].coverage,
+                           : depth_test(d, d->pending[l].x, d->pending[l].y,
+                                        o->num_colors ? cb_alpha_mask_apply(&d->a2m, d->pending[l].x, d->pending[l].y,
+                                                                            o->color[0][3], d->pending[l].coverage)
+                                                      : d->pending[l].coverage,
                                         o->depth_written ? &o->depth : NULL);
     }
     for (unsigned k = 0; k < RS_NUM_CB; k++) {
@@ -321,7 +346,9 @@ static int flush_pending(struct draw_ctx *d)
         unsigned m = 0;
         for (unsigned l = 0; l < done; l++)
             if (cov[l] && k < d->shaded[l].num_colors) {
-                frag[m++] = (struct cb_fragment){d->pending[l].x, d->pending[l].y, cov[l], d->shaded[l].color[k]};
+                const struct vc_pixel_out *o = &d->shaded[l];
+                const float *src1 = k == 0 && d->cb[0].dual_src && o->num_colors > 1 ? o->color[1] : NULL;
+                frag[m++] = (struct cb_fragment){d->pending[l].x, d->pending[l].y, cov[l], o->color[k], src1};
                 d->stats.samples_written += coverage_count(cov[l]);
             }
         cb_write_tile(&d->cb[k], d->blend_const, frag, m);
@@ -385,6 +412,10 @@ static int on_pixel(void *ctx, const struct rs_pixel *px)
             cb_tile_expand(&d->cb[0], x, y);
         return 0;
     case V_CB_MODE__CB_FMASK_DECOMPRESS:
+    case V_CB_MODE__CB_DECOMPRESS:
+        /* both leave every sample in its own plane (cb_pixel_decompress);
+         * Mesa issues CB_DECOMPRESS only where FMask cannot be textured
+         * from (has_compressed_msaa_texturing false: not Evergreen) */
         if (x < d->cb[0].width && y < d->cb[0].height)
             cb_pixel_decompress(&d->cb[0], x, y);
         return 0;
@@ -901,10 +932,6 @@ int vc_render_draw(struct vc_render *r, const struct vc_regs *regs, const struct
     d->err = err;
     d->cache = cache;
     d->mode = G_CB_COLOR_CONTROL__MODE(vc_reg(regs, REG_CB_COLOR_CONTROL));
-    if (d->mode == V_CB_MODE__CB_DECOMPRESS) {
-        rs_fail(err, "render: CB_COLOR_CONTROL.MODE CB_DECOMPRESS is not modelled");
-        goto out;
-    }
     if (d->mode > V_CB_MODE__CB_FMASK_DECOMPRESS) {
         rs_fail(err, "render: CB_COLOR_CONTROL.MODE %u is not a CB mode", d->mode);
         goto out;
@@ -945,6 +972,7 @@ int vc_render_draw(struct vc_render *r, const struct vc_regs *regs, const struct
     d->blend_const[1] = reg_float(regs, REG_CB_BLEND_GREEN);
     d->blend_const[2] = reg_float(regs, REG_CB_BLEND_BLUE);
     d->blend_const[3] = reg_float(regs, REG_CB_BLEND_ALPHA);
+    cb_alpha_mask_init(&d->a2m, regs, d->rs.samples);
 
     if (d->mode == V_CB_MODE__CB_NORMAL) {
         uint32_t shader_mask = vc_reg(regs, REG_CB_SHADER_MASK);

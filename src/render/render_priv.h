@@ -105,14 +105,27 @@ struct cb_addr_cache {
     uint8_t fbit0[64][4];
 };
 
+/* A colour format (cb_format.c): bytes per element, whether its channels
+ * are floats, and the width of channels X, Y, Z, W (lowest bits first; 0:
+ * absent). */
+struct cb_format_desc {
+    unsigned format;              /* CB_COLOR*_INFO.FORMAT */
+    unsigned bpe;
+    bool fp;
+    uint8_t bits[4];
+};
+
 struct cb_target {
     unsigned index;
-    unsigned format, number_type, comp_swap;
+    unsigned format, number_type, comp_swap, endian;
+    const struct cb_format_desc *fmt;
     unsigned bpe;                 /* bytes per sample */
     unsigned comps;               /* channels stored */
     uint8_t swizzle[4];           /* stored channel -> RGBA component (COMP_SWAP) */
+    uint8_t shift[4];             /* stored channel's lowest bit in the element */
     bool unorm8;                  /* 8-bit UNORM channels (cb_pack's short path) */
     unsigned samples;             /* colour samples per pixel */
+    unsigned slice;               /* CB_COLOR*_VIEW.SLICE_START: the slice drawn */
     unsigned width, height;       /* aligned surface size in pixels */
     struct cedar_tile_map map;
     uint8_t *mem;                 /* map.size bytes at CB_COLOR*_BASE */
@@ -126,6 +139,8 @@ struct cb_target {
     uint64_t cmask_size;
     uint32_t clear_word[2];
     uint32_t blend;               /* CB_BLEND*_CONTROL */
+    bool dual_src;                /* blending reads the shader's second colour (SRC1 factors) */
+    unsigned rop3;                /* CB_COLOR_CONTROL.ROP3 */
     unsigned write_mask;          /* CB_TARGET_MASK & CB_SHADER_MASK nibble (RGBA) */
     bool blend_clamp;
     bool round_truncate;          /* CB_COLOR*_INFO.ROUND_MODE */
@@ -188,6 +203,10 @@ int cb_target_init(struct vc_render *r, struct cb_target *t, unsigned i, unsigne
  * through the CMask / FMask.  Pixels outside the surface are dropped. */
 void cb_write(struct cb_target *t, const float blend_const[4], unsigned x, unsigned y,
               uint32_t coverage, const float rgba[4]);
+/* cb_write with the second colour of dual-source blending (rgba1: the
+ * pixel shader's export 1, or NULL). */
+void cb_write_dual(struct cb_target *t, const float blend_const[4], unsigned x, unsigned y,
+                   uint32_t coverage, const float rgba[4], const float rgba1[4]);
 
 /* cb_write for fragments of one micro tile, in order (the tile's addresses
  * looked up once; the same stores as cb_write one by one). */
@@ -195,6 +214,7 @@ struct cb_fragment {
     unsigned x, y;
     uint32_t coverage;
     const float *rgba;
+    const float *src1;            /* dual-source blending's second colour, or NULL */
 };
 void cb_write_tile(struct cb_target *t, const float blend_const[4], const struct cb_fragment *f, unsigned n);
 /* cb_write_tile's whole-tile path: when f[0..n-1] are the 64 pixels of one
@@ -250,9 +270,39 @@ static inline uint8_t *cb_plane_ptr(const struct cb_target *t, unsigned x, unsig
  * toward zero) when the target asks for a 16-bit export (export.c). */
 void cb_export_convert(const struct cb_target *t, const float in[4], float out[4]);
 
+/* ---- alpha to coverage (cb_alpha.c) ----------------------------------------- */
+
+struct cb_alpha_mask {
+    bool on;                      /* DB_ALPHA_TO_MASK.ALPHA_TO_MASK_ENABLE, more than one sample */
+    unsigned samples;
+    uint8_t offset[4];            /* ALPHA_TO_MASK_OFFSET0..3 (quad position) */
+    bool round;                   /* OFFSET_ROUND */
+};
+void cb_alpha_mask_init(struct cb_alpha_mask *a, const struct vc_regs *regs, unsigned samples);
+/* Samples alpha keeps at pixel (x, y) (cb_alpha.c gives the rule). */
+unsigned cb_alpha_mask_count(const struct cb_alpha_mask *a, unsigned x, unsigned y, float alpha);
+/* coverage with the samples alpha does not keep taken out (unchanged when off). */
+uint32_t cb_alpha_mask_apply(const struct cb_alpha_mask *a, unsigned x, unsigned y, float alpha, uint32_t coverage);
+
+/* ---- colour formats (cb_format.c) ------------------------------------------ */
+
+/* The format CB_COLOR*_INFO.FORMAT names, or NULL when the model has none. */
+const struct cb_format_desc *cb_format_desc(unsigned format);
+/* The RGBA component that stored channel c of a `comps`-channel format
+ * holds under COMP_SWAP `swap`. */
+unsigned cb_swap_component(unsigned comps, unsigned swap, unsigned c);
+/* t's format fields from CB_COLOR*_INFO (format, number type, swap, endian,
+ * rounding, export precision).  0, or -1 with the reason in why. */
+int cb_format_init(struct cb_target *t, uint32_t info, char *why, size_t whylen);
 /* Pack / unpack one element of the target's format. */
 void cb_pack(const struct cb_target *t, const float rgba[4], uint8_t *out);
 void cb_unpack(const struct cb_target *t, const uint8_t *in, float rgba[4]);
+/* Element el with the channels write_mask (RGBA bits) leaves off taken from old. */
+void cb_keep_channels(const struct cb_target *t, unsigned write_mask, const uint8_t *old, uint8_t *el);
+/* float <-> the small floats of the FLOAT formats (mant / exp bits, a sign
+ * bit or none), round to nearest even (cb_format.c says what overflows to). */
+uint32_t cb_float_to_small(float v, unsigned mant, unsigned exp, bool sign);
+float cb_small_to_float(uint32_t u, unsigned mant, unsigned exp, bool sign);
 
 /* ---- rasteriser (raster.c) ------------------------------------------------- */
 

@@ -113,7 +113,7 @@ int cb_resolve_cleared_tile(const struct cb_target *src, struct cb_target *dst, 
     const struct color_tile *kept = dst->ctab ? addr_table_color(dst->ctab, x / 8, y / 8) : NULL;
     if (kept)
         run = kept->run; /* sample plane 0 */
-    else if (cedar_tile_micro(&dst->map, x / 8, y / 8, 0, 0, own) == 0)
+    else if (cedar_tile_micro(&dst->map, x / 8, y / 8, 0, dst->slice, own) == 0)
         return 0; /* linear destination: per pixel */
     uint8_t el[16], raw[16];
     cb_read_sample_raw(src, x, y, 0, raw);

@@ -178,6 +178,9 @@ int scene_init(struct scene *sc, unsigned samples, char *why)
     scene_set_reg(r, REG_CB_COLOR_PITCH(0), c->pitch_tile_max);
     scene_set_reg(r, REG_CB_COLOR_SLICE(0), c->slice_tile_max);
     scene_set_reg(r, REG_CB_COLOR_INFO(0), info_of(true, true));
+    /* ROP3 "copy", as Mesa sets it whatever the mode (targets made from
+     * these registers before a draw store what they are given) */
+    scene_set_reg(r, REG_CB_COLOR_CONTROL, S_CB_COLOR_CONTROL__ROP3(0xCC));
     scene_set_reg(r, REG_CB_COLOR_ATTRIB(0), attrib_of(c, sc->lay.fmask.bank_height));
     scene_set_reg(r, REG_CB_COLOR_CMASK(0), (uint32_t)((sc->color_addr + sc->lay.cmask.offset) >> 8));
     scene_set_reg(r, REG_CB_COLOR_CMASK_SLICE(0), sc->lay.cmask.slice_tile_max);
