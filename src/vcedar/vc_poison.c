@@ -17,7 +17,9 @@
  *    the CP honour the LOAD_*_REG shadow packets and SHADOW_CONTROL makes it
  *    shadow register writes to memory; the radeon kernel accepts neither the
  *    shadow packets nor a shadow base on Evergreen, so Mesa's 0x80000000 pair
- *    loads nothing and the model treats the packet as loading nothing. */
+ *    loads nothing and the model treats the packet as loading nothing.
+ *  - VGT_VERTEX_REUSE_BLOCK_CNTL and VGT_OUT_DEALLOC_CNTL hold what the kernel
+ *    wrote at ring start (evergreen_cp_start), which Mesa relies on. */
 #include <stdio.h>
 #include <string.h>
 
@@ -87,6 +89,17 @@ void vc_poison_begin(struct vcedar *vc)
         regs->config[i] = POISON_JUNK | (SPACE_CONFIG_START + 4 * i);
     for (uint32_t i = 0; i < VC_CONTEXT_DWORDS; i++)
         regs->context[i] = POISON_JUNK | (SPACE_CONTEXT_START + 4 * i);
+    /* The kernel writes these at ring start and no radeon client rewrites
+     * them, so a CS inherits the kernel's values, not a stranger's. */
+    static const uint32_t ring_start[][2] = {
+        { REG_VGT_VERTEX_REUSE_BLOCK_CNTL, V_VGT_KERNEL_RING_START__VERTEX_REUSE_BLOCK_CNTL },
+        { REG_VGT_OUT_DEALLOC_CNTL, V_VGT_KERNEL_RING_START__OUT_DEALLOC_CNTL },
+    };
+    for (size_t i = 0; i < sizeof ring_start / sizeof ring_start[0]; i++) {
+        long f = flag_index(ring_start[i][0]);
+        regs->context[(ring_start[i][0] - SPACE_CONTEXT_START) / 4] = ring_start[i][1];
+        p->flags[f] |= DEFINED;
+    }
     regs->watch = &p->watch;
 }
 
