@@ -16,6 +16,7 @@
 #include "cedar/shader.h"
 #include "eg_regs.h"
 #include "tests/common/test_util.h"
+#include "tests/common/shader_exports.h"
 
 /* The fixture triangle: x, y, z, r, g, b per vertex. */
 static const float tri[3][6] = {
@@ -526,33 +527,6 @@ static void extreme_texture_coordinates(void **state)
     assert_true(out.color[0].f[3] == 1.0f);
 }
 
-/* Which of an output's values the program exported (the rest is whatever
- * the caller's struct held). */
-static bool vs_exports_equal(const struct eg_vs_output *a, const struct eg_vs_output *b)
-{
-    if (a->pos_mask != b->pos_mask || a->param_mask != b->param_mask)
-        return false;
-    for (unsigned k = 0; k < 4; k++)
-        if ((a->pos_mask >> k & 1) && memcmp(&a->pos[k], &b->pos[k], sizeof a->pos[k]))
-            return false;
-    for (unsigned k = 0; k < 32; k++)
-        if ((a->param_mask >> k & 1) && memcmp(&a->param[k], &b->param[k], sizeof a->param[k]))
-            return false;
-    return true;
-}
-
-static bool ps_exports_equal(const struct eg_ps_output *a, const struct eg_ps_output *b)
-{
-    if (a->color_mask != b->color_mask || a->killed != b->killed || a->depth_written != b->depth_written)
-        return false;
-    if (a->depth_written && memcmp(&a->depth, &b->depth, sizeof a->depth))
-        return false;
-    for (unsigned k = 0; k < 8; k++)
-        if ((a->color_mask >> k & 1) && memcmp(&a->color[k], &b->color[k], sizeof a->color[k]))
-            return false;
-    return true;
-}
-
 /* An error names the shader and where it stopped, on one line. */
 static void assert_error_line(const struct eg_shader_err *err)
 {
@@ -666,7 +640,7 @@ static void random_programs(void **state)
         if (rv[0] == 0) {
             vs_ok++;
             exported += out[0].pos_mask || out[0].param_mask;
-            if (!vs_exports_equal(&out[0], &out[1]))
+            if (!test_vs_exports_equal(&out[0], &out[1]))
                 fail_msg("program %d: the vertex shader's exports depend on the output struct's old bytes", it);
         } else {
             assert_error_line(&err[0]);
@@ -675,7 +649,7 @@ static void random_programs(void **state)
         if (rp[0] == 0) {
             ps_ok++;
             exported += pout[0].color_mask != 0;
-            if (!ps_exports_equal(&pout[0], &pout[1]))
+            if (!test_ps_exports_equal(&pout[0], &pout[1]))
                 fail_msg("program %d: the pixel shader's exports depend on the output struct's old bytes", it);
         } else {
             assert_error_line(&perr[0]);

@@ -20,6 +20,7 @@
 #include "cedar/shader.h"
 #include "cedar/vc_hw.h"
 #include "fuzz_util.h"
+#include "tests/common/shader_exports.h"
 
 #define VB_ADDR 0x100000u
 #define VB_SIZE 4096u
@@ -139,31 +140,6 @@ static void check_error(const struct eg_shader_err *err, const char *name)
     FUZZ_CHECK(!strncmp(err->msg, want, strlen(want)), "error does not name shader %s: %s", name, err->msg);
 }
 
-static bool vs_same(const struct eg_vs_output *a, const struct eg_vs_output *b)
-{
-    if (a->pos_mask != b->pos_mask || a->param_mask != b->param_mask)
-        return false;
-    for (unsigned k = 0; k < 4; k++)
-        if ((a->pos_mask >> k & 1) && memcmp(&a->pos[k], &b->pos[k], sizeof a->pos[k]))
-            return false;
-    for (unsigned k = 0; k < 32; k++)
-        if ((a->param_mask >> k & 1) && memcmp(&a->param[k], &b->param[k], sizeof a->param[k]))
-            return false;
-    return true;
-}
-
-static bool ps_same(const struct eg_ps_output *a, const struct eg_ps_output *b)
-{
-    if (a->color_mask != b->color_mask || a->killed != b->killed || a->depth_written != b->depth_written)
-        return false;
-    if (a->depth_written && memcmp(&a->depth, &b->depth, sizeof a->depth))
-        return false;
-    for (unsigned k = 0; k < 8; k++)
-        if ((a->color_mask >> k & 1) && memcmp(&a->color[k], &b->color[k], sizeof a->color[k]))
-            return false;
-    return true;
-}
-
 /* NaN bits: any NaN may stand for another (shader.h, eg_ps_batch). */
 static bool is_nan(uint32_t u)
 {
@@ -233,7 +209,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         }
         FUZZ_CHECK(r[0] == r[1], "two runs of a vertex shader end differently");
         if (r[0] == 0)
-            FUZZ_CHECK(vs_same(&out[0], &out[1]), "a vertex shader's exports depend on its output's old bytes");
+            FUZZ_CHECK(test_vs_exports_equal(&out[0], &out[1]), "a vertex shader's exports depend on its output's old bytes");
         else {
             FUZZ_CHECK(!strcmp(err[0].msg, err[1].msg), "two runs fail differently");
             FUZZ_CHECK(!strncmp(err[0].msg, "shader A ", 9) || !strncmp(err[0].msg, "shader B ", 9),
@@ -250,7 +226,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         }
         FUZZ_CHECK(r[0] == r[1], "two runs of a pixel shader end differently");
         if (r[0] == 0)
-            FUZZ_CHECK(ps_same(&out[0], &out[1]), "a pixel shader's exports depend on its output's old bytes");
+            FUZZ_CHECK(test_ps_exports_equal(&out[0], &out[1]), "a pixel shader's exports depend on its output's old bytes");
         else {
             FUZZ_CHECK(!strcmp(err[0].msg, err[1].msg), "two runs fail differently");
             check_error(&err[0], "A");
