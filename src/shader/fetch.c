@@ -121,10 +121,16 @@ int eg_exec_vtx(const struct eg_shader_env *env, union eg_vec4 *gpr, unsigned re
  * offset: TexInstr::get_offset).
  *
  * Level of detail (OpenGL 4.6 8.14): SAMPLE / SAMPLE_C / SAMPLE_LB take the
- * implicit LOD, which needs the derivatives of neighbouring pixels
- * (eg_tex_lod); one pixel runs at a time here, so it is that of zero
- * derivatives, -inf, and MIN_LOD decides; SAMPLE_L takes w; SAMPLE_LB adds
- * w to the implicit LOD; SAMPLE_LZ is level BASE_LEVEL with no bias.  The
+ * implicit LOD (eg_tex_lod) from the derivatives of the coordinates across
+ * the quad, one LOD per quad: the top-left pixel's differences to its right
+ * and lower neighbours, as GET_GRADIENTS' coarse form gives them (a lone
+ * lane: zero derivatives, -inf, and MIN_LOD decides); SAMPLE_G / SAMPLE_C_G
+ * take the derivatives SET_GRADIENTS_H / _V left in the lane; SAMPLE_L
+ * takes w; SAMPLE_LB adds w to the implicit LOD; SAMPLE_LZ is level
+ * BASE_LEVEL with no bias.  Derivatives of normalized coordinates are
+ * scaled by the BASE_LEVEL size, of unnormalized ones (rectangles) not; the
+ * layer of an array takes no part (1D and 1D arrays: one dimension, 2D, 2D
+ * arrays and cube faces: two, 3D: three).  The
  * sampler's LOD_BIAS is added; LOD > 0 minifies (XY_MIN_FILTER), else
  * magnifies; then the LOD is clamped to [MIN_LOD, MAX_LOD].  MIP_FILTER NONE reads
  * BASE_LEVEL, POINT the nearest level (d = base + ceil(lod + 0.5) - 1 past
@@ -140,10 +146,19 @@ int eg_exec_vtx(const struct eg_shader_env *env, union eg_vec4 *gpr, unsigned re
  * Evergreen turns into OpenGL's.  GET_NUMBER_OF_SAMPLES: the count in w
  * (Mesa reads it with DST_SEL (W, mask, mask, mask)).
  *
+ *
+ * Derivatives (GET_GRADIENTS_H / _V, Mesa's dFdx / dFdy): the source
+ * components' difference between the right and the left pixel (H) or the
+ * lower and the upper pixel (V) of the quad, y down; INST_MOD 1 (Mesa's
+ * "fine") takes the lane's own row / column, INST_MOD 0 the quad's top row /
+ * left column for every lane (sfn_instr_alu.cpp emit_tex_fdd sets INST_MOD
+ * for the _fine NIR ops only).  SET_GRADIENTS_H / _V keep the source in the
+ * lane for SAMPLE_G*; neither reads a resource.
+ *
  * Address modes: WRAP / MIRROR / CLAMP_LAST_TEXEL / MIRROR_ONCE_LAST_TEXEL
  * / CLAMP_*BORDER / the half-border forms (see half_border).  Not modelled
- * (a fault): SAMPLE_G*, GET/SET_GRADIENTS_*, SET_TEXTURE_OFFSETS,
- * GATHER4_O*, GET_LOD, cube maps. */
+ * (a fault): SAMPLE_G_LB / SAMPLE_C_G_LB, SET_TEXTURE_OFFSETS, GATHER4_O*,
+ * GET_LOD, cube maps. */
 
 /* Texel coordinate i in [0, size) per address mode, or -1 for the border.
  * 64-bit, so the bilinear neighbour (+1) and the instruction's offset of a
@@ -436,6 +451,69 @@ static int filter_level(struct tex_fetch *f, const float c[3], const bool norm[3
     return texel(f, &p, texel_coord(u[0]), texel_coord(u[1]), z, v);
 }
 
+/* A source register through the instruction's SRC_SEL_X..W. */
+static void swizzled_src(const union eg_vec4 *src, const uint32_t w[4], float out[4])
+{
+    const unsigned sel[4] = { G_SQ_TEX_WORD2__SRC_SEL_X(w[2]), G_SQ_TEX_WORD2__SRC_SEL_Y(w[2]),
+                              G_SQ_TEX_WORD2__SRC_SEL_Z(w[2]), G_SQ_TEX_WORD2__SRC_SEL_W(w[2]) };
+    for (int c = 0; c < 4; c++)
+        out[c] = coord_value(src, sel[c]);
+}
+
+/* The difference of the swizzled source across the quad: horizontal (right
+ * minus left) or vertical (lower minus upper), in the lane's own row or
+ * column when fine, else the top row / left column; 0 for a lone lane. */
+static void quad_diff(const struct eg_tex_quad *q, const uint32_t w[4], bool vertical, bool fine, float out[4])
+{
+    memset(out, 0, 4 * sizeof *out);
+    if (!q || q->n < 4)
+        return;
+    unsigned step = vertical ? 2 : 1;
+    unsigned a = fine ? q->lane & ~step : 0, b = a | step;
+    float va[4], vb[4];
+    swizzled_src(&q->src[a], w, va);
+    swizzled_src(&q->src[b], w, vb);
+    for (int c = 0; c < 4; c++)
+        out[c] = vb[c] - va[c];
+}
+
+/* Dimensions the level of detail measures (the layer of an array not). */
+static unsigned lod_dims(unsigned dim)
+{
+    switch (dim) {
+    case V_SQ_TEX_DIM__SQ_TEX_DIM_1D:
+    case V_SQ_TEX_DIM__SQ_TEX_DIM_1D_ARRAY:
+        return 1;
+    case V_SQ_TEX_DIM__SQ_TEX_DIM_3D:
+        return 3;
+    default:
+        return 2;
+    }
+}
+
+/* The implicit (or SAMPLE_G's) level of detail before bias and clamps. */
+static float implicit_lod(const struct tex_fetch *f, const struct eg_tex_quad *q, bool grad, const uint32_t w[4],
+                          const bool norm[3])
+{
+    float ddx[4] = { 0 }, ddy[4] = { 0 };
+    if (grad) {
+        if (q && q->grad)
+            for (int k = 0; k < 3; k++) {
+                ddx[k] = q->grad[0].f[k];
+                ddy[k] = q->grad[1].f[k];
+            }
+    } else {
+        quad_diff(q, w, false, false, ddx);
+        quad_diff(q, w, true, false, ddy);
+    }
+    const struct eg_tex_resource *tr = f->tr;
+    const unsigned full[3] = { tr->width, tr->height, tr->depth };
+    unsigned size[3];
+    for (int k = 0; k < 3; k++)
+        size[k] = norm[k] ? level_size(full[k], tr->base_level) : 1;
+    return eg_tex_lod(ddx, ddy, size, lod_dims(tr->dim));
+}
+
 float eg_tex_lod(const float ddx[3], const float ddy[3], const unsigned size[3], unsigned dims)
 {
     /* OpenGL 4.6 (8.4)-(8.6): rho = max of the scaled derivative lengths */
@@ -449,10 +527,43 @@ float eg_tex_lod(const float ddx[3], const float ddy[3], const unsigned size[3],
     return rho > 0 ? (float)log2(rho) : -INFINITY;
 }
 
+/* GET_GRADIENTS_H / _V and SET_GRADIENTS_H / _V: 1 when inst is one of
+ * them (done), 0 when not, -1 on an error. */
+static int gradients(unsigned inst, union eg_vec4 *gpr, const uint32_t w[4], const struct eg_tex_quad *q, char *msg,
+                     size_t msglen)
+{
+    bool get = inst == V_SQ_TEX_INST__GET_GRADIENTS_H || inst == V_SQ_TEX_INST__GET_GRADIENTS_V;
+    bool set = inst == V_SQ_TEX_INST__SET_GRADIENTS_H || inst == V_SQ_TEX_INST__SET_GRADIENTS_V;
+    if (!get && !set)
+        return 0;
+    if (G_SQ_TEX_WORD0__SRC_REL(w[0]) || G_SQ_TEX_WORD1__DST_REL(w[1])) {
+        snprintf(msg, msglen, "unsupported relative GPR addressing in a texture fetch");
+        return -1;
+    }
+    union eg_vec4 v;
+    if (set) {
+        if (!q || !q->grad) {
+            snprintf(msg, msglen, "SET_GRADIENTS without a lane to keep them");
+            return -1;
+        }
+        swizzled_src(&gpr[G_SQ_TEX_WORD0__SRC_GPR(w[0])], w, v.f);
+        q->grad[inst == V_SQ_TEX_INST__SET_GRADIENTS_V] = v;
+        return 1;
+    }
+    quad_diff(q, w, inst == V_SQ_TEX_INST__GET_GRADIENTS_V, G_SQ_TEX_WORD0__INST_MOD(w[0]) == 1, v.f);
+    const unsigned sel[4] = { G_SQ_TEX_WORD1__DST_SEL_X(w[1]), G_SQ_TEX_WORD1__DST_SEL_Y(w[1]),
+                              G_SQ_TEX_WORD1__DST_SEL_Z(w[1]), G_SQ_TEX_WORD1__DST_SEL_W(w[1]) };
+    write_sel(&gpr[G_SQ_TEX_WORD1__DST_GPR(w[1])], &v, sel, false);
+    return 1;
+}
+
 int eg_exec_tex(const struct eg_shader_env *env, union eg_vec4 *gpr, unsigned res_base, unsigned sampler_base,
-                const uint32_t w[4], char *msg, size_t msglen)
+                const uint32_t w[4], const struct eg_tex_quad *q, char *msg, size_t msglen)
 {
     unsigned inst = G_SQ_TEX_WORD0__TEX_INST(w[0]);
+    int gr = gradients(inst, gpr, w, q, msg, msglen);
+    if (gr)
+        return gr < 0 ? -1 : 0;
     bool ld = inst == V_SQ_TEX_INST__LD, info = inst == V_SQ_TEX_INST__GET_TEXTURE_RESINFO;
     bool nsamples = inst == V_SQ_TEX_INST__GET_NUMBER_OF_SAMPLES;
     bool cmp = inst == V_SQ_TEX_INST__SAMPLE_C || inst == V_SQ_TEX_INST__SAMPLE_C_L ||
@@ -462,7 +573,9 @@ int eg_exec_tex(const struct eg_shader_env *env, union eg_vec4 *gpr, unsigned re
     bool explicit_lod = inst == V_SQ_TEX_INST__SAMPLE_L || inst == V_SQ_TEX_INST__SAMPLE_C_L;
     bool bias = inst == V_SQ_TEX_INST__SAMPLE_LB || inst == V_SQ_TEX_INST__SAMPLE_C_LB;
     bool lz = inst == V_SQ_TEX_INST__SAMPLE_LZ || inst == V_SQ_TEX_INST__SAMPLE_C_LZ || gather;
-    if (!ld && !info && !nsamples && !cmp && !gather && !explicit_lod && !bias && !lz &&
+    bool grad = inst == V_SQ_TEX_INST__SAMPLE_G || inst == V_SQ_TEX_INST__SAMPLE_C_G;
+    cmp = cmp || inst == V_SQ_TEX_INST__SAMPLE_C_G;
+    if (!ld && !info && !nsamples && !cmp && !gather && !explicit_lod && !bias && !lz && !grad &&
         inst != V_SQ_TEX_INST__SAMPLE) {
         snprintf(msg, msglen, "unsupported TEX_INST %u", inst);
         return -1;
@@ -522,7 +635,7 @@ int eg_exec_tex(const struct eg_shader_env *env, union eg_vec4 *gpr, unsigned re
         f.compare = cmp;
         f.ref = explicit_lod || bias ? c[2] : c[3];
         /* level of detail */
-        float lod = lz ? 0.0f : explicit_lod ? c[3] : -INFINITY;
+        float lod = lz ? 0.0f : explicit_lod ? c[3] : implicit_lod(&f, q, grad, w, norm);
         if (bias)
             lod += c[3];
         if (!lz)

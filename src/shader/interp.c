@@ -49,6 +49,7 @@ struct lane {
     uint32_t ps;
     int32_t ar;             /* address register (AR.x), MOVA_INT */
     bool pred;              /* predicate bit, PRED_SET* with UPDATE_PRED */
+    union eg_vec4 grad[2];  /* SET_GRADIENTS_H / _V, for SAMPLE_G* */
 };
 
 struct loop_frame {
@@ -492,12 +493,20 @@ static int run_fetch_clause(struct machine *m, bool tex, size_t addr, unsigned c
                      addr, count);
     for (size_t at = start; at < end; at += 4) {
         m->at = (long)(at / 2);
+        /* every lane's source as it is before any lane writes: a texture
+         * instruction's derivatives read the quad's neighbours */
+        union eg_vec4 src[MAX_LANES];
+        if (tex)
+            for (unsigned l = 0; l < m->nl; l++)
+                src[l] = m->ln[l].gpr[G_SQ_TEX_WORD0__SRC_GPR(m->prog->dw[at])];
         for (unsigned l = 0; l < m->nl; l++) {
             if (!(m->active >> l & 1u))
                 continue;
             char msg[160] = "";
             union eg_vec4 *gpr = m->ln[l].gpr;
-            int r = tex ? eg_exec_tex(m->env, gpr, cur_res_base(m), m->sampler_base, m->prog->dw + at, msg, sizeof msg)
+            struct eg_tex_quad q = { src, m->nl, l, m->ln[l].grad };
+            int r = tex ? eg_exec_tex(m->env, gpr, cur_res_base(m), m->sampler_base, m->prog->dw + at, &q, msg,
+                                      sizeof msg)
                         : eg_exec_vtx(m->env, gpr, cur_res_base(m), m->prog->dw + at, msg, sizeof msg);
             if (r)
                 return fault(m, "%s", msg);

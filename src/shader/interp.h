@@ -49,14 +49,24 @@ float eg_mul_legacy(float a, float b);
  * with a reason in msg. */
 int eg_exec_vtx(const struct eg_shader_env *env, union eg_vec4 *gpr, unsigned res_base, const uint32_t w[4],
                 char *msg, size_t msglen);
+/* The quad a TEX instruction runs in: the source GPR of each of its n
+ * lanes as it was before the instruction (lane l is pixel (l & 1, l >> 1)
+ * of the 2x2 quad, y down), the lane running it, and that lane's gradients
+ * as SET_GRADIENTS_H / _V left them (grad[0] horizontal, grad[1]
+ * vertical).  n < 4: a lone lane, whose derivatives are 0. */
+struct eg_tex_quad {
+    const union eg_vec4 *src;
+    unsigned n, lane;
+    union eg_vec4 *grad;
+};
 int eg_exec_tex(const struct eg_shader_env *env, union eg_vec4 *gpr, unsigned res_base, unsigned sampler_base,
-                const uint32_t w[4], char *msg, size_t msglen);
+                const uint32_t w[4], const struct eg_tex_quad *q, char *msg, size_t msglen);
 
 /* The implicit level of detail (OpenGL 4.6 8.14.1, without the bias and
  * clamps): log2 of the larger of |d(s,t,r)/dx| and |d(s,t,r)/dy| in texels,
  * from the normalized coordinates' derivatives over `dims` dimensions of a
- * level of `size` texels; -inf for zero derivatives.  For SAMPLE / _LB once
- * pixels run in quads (the neighbours' differences). */
+ * level of `size` texels; -inf for zero derivatives.  SAMPLE / _C / _LB
+ * take it from the quad's differences, SAMPLE_G / _C_G from SET_GRADIENTS. */
 float eg_tex_lod(const float ddx[3], const float ddy[3], const unsigned size[3], unsigned dims);
 
 static inline float eg_u2f(uint32_t u)

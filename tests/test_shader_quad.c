@@ -1,0 +1,280 @@
+/* The shader core on a 2x2 quad (eg_run_ps_lanes with four lanes, lane l
+ * at pixel (qx + (l & 1), qy + (l >> 1)), y down): the derivatives
+ * GET_GRADIENTS_H / _V of hand-differentiated linear and quadratic
+ * functions, coarse (INST_MOD 0: the quad's top row / left column, Mesa
+ * r600 "per 2x2 quad") and fine (INST_MOD 1: the lane's own row / column);
+ * and the mip level the implicit level of detail of SAMPLE (and SAMPLE_LB,
+ * SAMPLE_G after SET_GRADIENTS) picks, against OpenGL 4.6 8.14
+ * (lambda = log2(rho), rho the larger scaled derivative length; nearest
+ * mipmap: level ceil(lambda + 1/2) - 1 past lambda 1/2; linear: floor and
+ * the next, blended by the fraction), each expected level worked out by
+ * hand in the table. */
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "cedar/shader.h"
+#include "eg_regs.h"
+
+#define NL 4
+#define QX 6   /* the quad's top-left pixel */
+#define QY 10
+
+static const uint8_t xyzw[4] = EG_SWZ_XYZW;
+
+static void export_colors(struct eg_asm *as, unsigned g, unsigned burst)
+{
+    eg_asm_export(as, &(struct eg_export){ .type = V_SQ_EXPORT_TYPE__PIXEL, .array_base = 0, .gpr = g,
+                                           .sel = EG_SWZ_XYZW, .burst_count = burst, .done = true });
+}
+
+static void tex(struct eg_asm *as, unsigned inst, unsigned mod, unsigned src, const uint8_t ssel[4], unsigned dst)
+{
+    struct eg_tex t = { .inst = inst, .inst_mod = mod, .src_gpr = src, .dst_gpr = dst,
+                        .coord_normalized = { true, true, true, true } };
+    memcpy(t.src_sel, ssel, 4);
+    memcpy(t.dst_sel, xyzw, 4);
+    eg_asm_tex(as, &t);
+}
+
+static void run(struct eg_asm *as, const struct eg_shader_env *env, const union eg_vec4 r0[NL], unsigned n,
+                struct eg_ps_output out[NL])
+{
+    uint32_t w[1024];
+    size_t ndw;
+    if (eg_asm_finish(as, true, w, 1024, &ndw))
+        fail_msg("encoder: %s", as->err);
+    struct eg_program p = { "PS", w, ndw };
+    struct eg_ps_input in[NL];
+    for (unsigned l = 0; l < n; l++)
+        in[l] = (struct eg_ps_input){ &r0[l], 1, NULL, 0 };
+    struct eg_shader_err err;
+    if (eg_run_ps_lanes(&p, env, in, n, 0, out, &err))
+        fail_msg("run: %s", err.msg);
+}
+
+/* f(x, y) = 3x - 2y + 1/4 and g(x, y) = x^2 + xy at the lane's pixel. */
+static void lanes_xy(union eg_vec4 r0[NL])
+{
+    for (int l = 0; l < NL; l++) {
+        float x = (float)(QX + (l & 1)), y = (float)(QY + (l >> 1));
+        r0[l] = (union eg_vec4){ .f = { x, y, 3 * x - 2 * y + 0.25f, x * x + x * y } };
+    }
+}
+
+static void gradients_of_polynomials(void **state)
+{
+    (void)state;
+    struct eg_asm as;
+    eg_asm_init(&as);
+    eg_asm_tex_clause(&as);
+    tex(&as, V_SQ_TEX_INST__GET_GRADIENTS_H, 0, 0, xyzw, 1);
+    tex(&as, V_SQ_TEX_INST__GET_GRADIENTS_V, 0, 0, xyzw, 2);
+    tex(&as, V_SQ_TEX_INST__GET_GRADIENTS_H, 1, 0, xyzw, 3);
+    tex(&as, V_SQ_TEX_INST__GET_GRADIENTS_V, 1, 0, xyzw, 4);
+    /* constant selects differentiate to 0; a swizzle moves the source */
+    tex(&as, V_SQ_TEX_INST__GET_GRADIENTS_H, 1, 0,
+        (const uint8_t[4]){ V_SQ_INST_SEL__W, V_SQ_INST_SEL__ONE, V_SQ_INST_SEL__ZERO, V_SQ_INST_SEL__X }, 5);
+    /* in place: every lane reads the quad as it was before the instruction */
+    tex(&as, V_SQ_TEX_INST__GET_GRADIENTS_V, 1, 0, xyzw, 0);
+    export_colors(&as, 0, 5);
+    union eg_vec4 r0[NL];
+    lanes_xy(r0);
+    struct eg_shader_env env = { 0 };
+    struct eg_ps_output out[NL];
+    run(&as, &env, r0, NL, out);
+    for (int l = 0; l < NL; l++) {
+        float x = (float)(QX + (l & 1)), y = (float)(QY + (l >> 1));
+        const union eg_vec4 *h = &out[l].color[1], *v = &out[l].color[2];
+        const union eg_vec4 *hf = &out[l].color[3], *vf = &out[l].color[4];
+        /* d/dx: x -> 1, y -> 0, f -> 3, g -> 2x + 1 + y (forward difference
+         * (x+1)^2 + (x+1)y - x^2 - xy) at the left pixel of the row: the
+         * top row's (y = QY) for every lane when coarse */
+        assert_true(h->f[0] == 1.0f && h->f[1] == 0.0f && h->f[2] == 3.0f);
+        assert_true(h->f[3] == 2.0f * QX + 1.0f + (float)QY);
+        assert_true(hf->f[0] == 1.0f && hf->f[1] == 0.0f && hf->f[2] == 3.0f);
+        assert_true(hf->f[3] == 2.0f * QX + 1.0f + y);
+        /* d/dy: x -> 0, y -> 1, f -> -2, g -> x: the left column's x when coarse */
+        assert_true(v->f[0] == 0.0f && v->f[1] == 1.0f && v->f[2] == -2.0f);
+        assert_true(v->f[3] == (float)QX);
+        assert_true(vf->f[0] == 0.0f && vf->f[1] == 1.0f && vf->f[2] == -2.0f);
+        assert_true(vf->f[3] == x);
+        /* (w, 1, 0, x) differentiated along x, fine */
+        const union eg_vec4 *s = &out[l].color[5];
+        assert_true(s->f[0] == 2.0f * QX + 1.0f + y && s->f[1] == 0.0f && s->f[2] == 0.0f && s->f[3] == 1.0f);
+        /* R0 replaced by its fine d/dy */
+        assert_true(out[l].color[0].f[0] == 0.0f && out[l].color[0].f[1] == 1.0f &&
+                    out[l].color[0].f[2] == -2.0f && out[l].color[0].f[3] == x);
+    }
+    /* a lone lane has no neighbours: every derivative 0 */
+    eg_asm_init(&as);
+    eg_asm_tex_clause(&as);
+    tex(&as, V_SQ_TEX_INST__GET_GRADIENTS_H, 1, 0, xyzw, 1);
+    tex(&as, V_SQ_TEX_INST__GET_GRADIENTS_V, 0, 0, xyzw, 2);
+    export_colors(&as, 1, 1);
+    run(&as, &env, r0, 1, out);
+    for (int c = 0; c < 4; c++)
+        assert_true(out[0].color[0].f[c] == 0.0f && out[0].color[1].f[c] == 0.0f);
+}
+
+/* ---- the level of detail ------------------------------------------------- */
+
+#define SIZE 64    /* level 0: 64 x 64, levels 0..6 */
+#define LEVELS 7
+
+static unsigned mip_filter;
+static unsigned base_level;
+
+static int res(void *c, unsigned r, struct eg_tex_resource *o, char *m, size_t n)
+{
+    (void)c, (void)r, (void)m, (void)n;
+    *o = (struct eg_tex_resource){ .width = SIZE, .height = SIZE, .depth = 1, .dst_sel = EG_SWZ_XYZW,
+                                   .dim = V_SQ_TEX_DIM__SQ_TEX_DIM_2D, .levels = LEVELS,
+                                   .base_level = base_level, .last_level = LEVELS - 1 };
+    return 0;
+}
+
+static int samp(void *c, unsigned s, unsigned r, struct eg_tex_sampler *o, char *m, size_t n)
+{
+    (void)c, (void)s, (void)r, (void)m, (void)n;
+    *o = (struct eg_tex_sampler){ .clamp_x = V_SQ_TEX_CLAMP__SQ_TEX_WRAP, .clamp_y = V_SQ_TEX_CLAMP__SQ_TEX_WRAP,
+                                  .clamp_z = V_SQ_TEX_CLAMP__SQ_TEX_WRAP,
+                                  .mag_filter = V_SQ_TEX_XY_FILTER__SQ_TEX_XY_FILTER_POINT,
+                                  .min_filter = V_SQ_TEX_XY_FILTER__SQ_TEX_XY_FILTER_POINT,
+                                  .mip_filter = mip_filter, .min_lod = 0.0f, .max_lod = 15.0f };
+    return 0;
+}
+
+/* Every texel of level L holds L in x. */
+static int texel_level(void *c, unsigned r, unsigned level, int x, int y, int z, union eg_vec4 *o, char *m,
+                       size_t n)
+{
+    (void)c, (void)r, (void)x, (void)y, (void)z, (void)m, (void)n;
+    *o = (union eg_vec4){ .f = { (float)level, 0.0f, 0.0f, 1.0f } };
+    return 0;
+}
+
+static int texel(void *c, unsigned r, int x, int y, int z, unsigned s, union eg_vec4 *o, char *m, size_t n)
+{
+    (void)s;
+    return texel_level(c, r, 0, x, y, z, o, m, n);
+}
+
+/* Sample the quad whose coordinates, in texels of level `base_level`, are
+ * (a x + b y, c x + d y) at pixel (x, y), with `inst` (w = bias): the x
+ * each lane reads (the level, or the blend of two).  With SAMPLE_G the
+ * derivatives go through SET_GRADIENTS_H (a, c) and _V (b, d) instead, in
+ * each lane. */
+static void sample_quad(unsigned inst, float a, float b, float c, float d, float bias, float got[NL])
+{
+    float size = (float)(SIZE >> base_level);
+    union eg_vec4 r0[NL], r1[NL];
+    for (int l = 0; l < NL; l++) {
+        float x = (float)(QX + (l & 1)), y = (float)(QY + (l >> 1));
+        r0[l] = (union eg_vec4){ .f = { (a * x + b * y) / size, (c * x + d * y) / size, 0.0f, bias } };
+        r1[l] = (union eg_vec4){ .f = { a / size, c / size, 0.0f, 0.0f } };
+    }
+    struct eg_asm as;
+    eg_asm_init(&as);
+    if (inst == V_SQ_TEX_INST__SAMPLE_G) {
+        /* R1 holds d/dx; d/dy goes to R2 */
+        eg_asm_alu_clause(&as, V_SQ_CF_ALU_INST__ALU, NULL);
+        eg_asm_alu(&as, &(struct eg_alu){ .op = V_SQ_ALU_OP2__MOV, .dst = { 2, 0, .write = true },
+                                           .src = { eg_src_lit_f(b / size) } });
+        eg_asm_alu(&as, &(struct eg_alu){ .op = V_SQ_ALU_OP2__MOV, .dst = { 2, 1, .write = true },
+                                           .src = { eg_src_lit_f(d / size) }, .last = true });
+        eg_asm_tex_clause(&as);
+        tex(&as, V_SQ_TEX_INST__SET_GRADIENTS_H, 0, 1, xyzw, 0);
+        tex(&as, V_SQ_TEX_INST__SET_GRADIENTS_V, 0, 2, xyzw, 0);
+    } else {
+        eg_asm_tex_clause(&as);
+    }
+    tex(&as, inst, 0, 0, xyzw, 3);
+    export_colors(&as, 3, 0);
+    uint32_t w[1024];
+    size_t ndw;
+    if (eg_asm_finish(&as, true, w, 1024, &ndw))
+        fail_msg("encoder: %s", as.err);
+    struct eg_program p = { "PS", w, ndw };
+    union eg_vec4 regs[NL][2];
+    struct eg_ps_input in[NL];
+    for (int l = 0; l < NL; l++) {
+        regs[l][0] = r0[l];
+        regs[l][1] = r1[l];
+        in[l] = (struct eg_ps_input){ regs[l], 2, NULL, 0 };
+    }
+    struct eg_shader_env env = { .tex_resource = res, .tex_sampler = samp, .texel = texel,
+                                 .texel_level = texel_level };
+    struct eg_ps_output out[NL];
+    struct eg_shader_err err;
+    if (eg_run_ps_lanes(&p, &env, in, NL, 0, out, &err))
+        fail_msg("run: %s", err.msg);
+    for (int l = 0; l < NL; l++)
+        got[l] = out[l].color[0].f[0];
+}
+
+static void implicit_lod_levels(void **state)
+{
+    (void)state;
+    /* rho = max(|(a, c)|, |(b, d)|) texels per pixel, lambda = log2(rho),
+     * nearest mipmap: 0 up to lambda 1/2, else ceil(lambda + 1/2) - 1 */
+    static const struct {
+        float a, b, c, d, bias;
+        unsigned base;
+        float nearest;     /* the level, worked out by hand */
+    } cases[] = {
+        { 1, 0, 0, 1, 0, 0, 0 },        /* rho 1, lambda 0: magnified, level 0 */
+        { 0.25f, 0, 0, 0.25f, 0, 0, 0 },/* lambda -2 */
+        { 1.4f, 0, 0, 1, 0, 0, 0 },     /* lambda 0.485 <= 1/2 */
+        { 1.5f, 0, 0, 1, 0, 0, 1 },     /* lambda 0.585: ceil(1.085) - 1 = 1 */
+        { 2, 0, 0, 2, 0, 0, 1 },        /* lambda 1 */
+        { 2.8f, 0, 0, 1, 0, 0, 1 },     /* lambda 1.485: ceil(1.985) - 1 = 1 */
+        { 2.9f, 0, 0, 1, 0, 0, 2 },     /* lambda 1.536: ceil(2.036) - 1 = 2 */
+        { 4, 0, 0, 4, 0, 0, 2 },        /* lambda 2 */
+        { 1, 0, 0, 8, 0, 0, 3 },        /* anisotropic: the larger, |d/dy| = 8 */
+        { 3, 0, 4, 1, 0, 0, 2 },        /* |(3, 4)| = 5: lambda 2.32 */
+        { 0, 3, 0, 4, 0, 0, 2 },        /* rotated: d/dx 0, |d/dy| = 5 */
+        { 1000, 0, 0, 1, 0, 0, 6 },     /* clamped to the last level */
+        { 2, 0, 0, 2, 1, 0, 2 },        /* SAMPLE_LB: lambda 1 + bias 1 */
+        { 2, 0, 0, 2, -1, 0, 0 },       /* SAMPLE_LB: lambda 0 */
+        { 4, 0, 0, 4, 0, 2, 4 },        /* base level 2: rho in its texels, level 2 + 2 */
+    };
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        base_level = cases[k].base;
+        mip_filter = V_SQ_TEX_Z_FILTER__SQ_TEX_Z_FILTER_POINT;
+        unsigned insts[3] = { V_SQ_TEX_INST__SAMPLE, V_SQ_TEX_INST__SAMPLE_G, V_SQ_TEX_INST__SAMPLE_LB };
+        for (int i = 0; i < 3; i++) {
+            bool lb = insts[i] == V_SQ_TEX_INST__SAMPLE_LB;
+            if ((cases[k].bias != 0) != lb)
+                continue;
+            float got[NL];
+            sample_quad(insts[i], cases[k].a, cases[k].b, cases[k].c, cases[k].d, cases[k].bias, got);
+            for (int l = 0; l < NL; l++)
+                if (got[l] != cases[k].nearest)
+                    fail_msg("case %zu inst %u lane %d: level %g, GL 4.6 8.14 gives %g", k, insts[i], l,
+                             (double)got[l], (double)cases[k].nearest);
+        }
+    }
+    /* linear mipmap: rho 2^1.25 texels per pixel blends levels 1 and 2 by
+     * 0.25; texels hold their level, so the blend reads 1.25 */
+    base_level = 0;
+    mip_filter = V_SQ_TEX_Z_FILTER__SQ_TEX_Z_FILTER_LINEAR;
+    float r = exp2f(1.25f), got[NL];
+    sample_quad(V_SQ_TEX_INST__SAMPLE, r, 0, 0, r, 0, got);
+    for (int l = 0; l < NL; l++)
+        assert_true(fabsf(got[l] - 1.25f) < 1e-5f);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(gradients_of_polynomials),
+        cmocka_unit_test(implicit_lod_levels),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
