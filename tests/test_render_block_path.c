@@ -12,7 +12,10 @@
  * Also: the colour block's branch-free 8-bit UNORM stores against cb_write
  * under every export mode, with colours at the conversion's edges; and the
  * whole-tile store from the pixel shader batch's lanes
- * (cb_write_whole_tile_lanes) against cb_write the same way. */
+ * (cb_write_whole_tile_lanes) against cb_write the same way.  And the
+ * quad path (a pixel shader reading its neighbours runs in 2x2 quads with
+ * helper pixels) against the per-pixel path on a program whose exports
+ * do not depend on them. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -38,6 +41,7 @@ static float uniform(float lo, float hi)
 struct trial {
     float pos[2][3][3], color[2][3][3];
     unsigned threads;
+    bool per_sample;       /* PA_SC_MODE_CNTL_1.PS_ITER_SAMPLE */
 };
 
 static void random_trial(struct trial *t, unsigned k)
@@ -51,6 +55,7 @@ static void random_trial(struct trial *t, unsigned k)
                 t->color[draw][v][c] = uniform(-0.25f, 1.25f);
         }
     t->threads = k % 2 ? 3 : 1;
+    t->per_sample = false;
 }
 
 static void set_triangle(struct scene *sc, const struct eg_demo_shaders *sh, const struct trial *t, int draw)
@@ -62,24 +67,58 @@ static void set_triangle(struct scene *sc, const struct eg_demo_shaders *sh, con
     }
 }
 
-/* The scene drawn twice with the trial's triangles; the memory is left in sc. */
-static void render_trial(struct scene *sc, unsigned ns, const struct trial *t, bool block_path,
-                         const uint8_t *fmask_fill, struct vc_render_stats *stats)
+/* Where a replacement pixel shader goes: past the scene's programs and
+ * vertex buffer, inside its 16 KB (render_scene.c EXTRA_BYTES). */
+#define PS_OFFSET 0x3000u
+
+/* The scene drawn twice with the trial's triangles; the memory is left in
+ * sc.  ps: a pixel shader in place of the demo's (NULL: the demo's). */
+static void render_trial_ps(struct scene *sc, unsigned ns, const struct trial *t, bool block_path,
+                            const uint8_t *fmask_fill, const struct eg_program *ps, struct vc_render_stats *stats)
 {
     char why[200] = "";
     struct eg_demo_shaders sh;
     assert_int_equal(eg_demo_shaders_build(&sh), 0);
     if (scene_init(sc, ns, why) || scene_use_demo_shaders(sc, why))
         fail_msg("scene %ux: %s", ns, why);
+    if (ps) {
+        uint64_t at = sc->extra_addr + PS_OFFSET;
+        memset(sc->mem + (at - sc->gpu_base), 0, ps->ndw * 4 + 256);   /* a program runs to the end of its buffer */
+        memcpy(sc->mem + (at - sc->gpu_base), ps->dw, ps->ndw * 4);
+        scene_set_reg(sc->regs, REG_SQ_PGM_START_PS, (uint32_t)(at >> 8));
+    }
     sc->r->block_path_off = !block_path;
     vc_render_set_threads(sc->r, t->threads);
     memcpy(sc->mem + (sc->color_addr - sc->gpu_base) + sc->lay.fmask.offset, fmask_fill, sc->lay.fmask.surf.size);
+    if (t->per_sample)
+        scene_set_reg(sc->regs, REG_PA_SC_MODE_CNTL_1, S_PA_SC_MODE_CNTL_1__PS_ITER_SAMPLE(1));
     for (int draw = 0; draw < 2; draw++) {
         set_triangle(sc, &sh, t, draw);
         if (scene_render(sc, why))
             fail_msg("scene %ux draw %d: %s", ns, draw, why);
     }
     vc_render_get_stats(sc->r, stats);
+}
+
+static void render_trial(struct scene *sc, unsigned ns, const struct trial *t, bool block_path,
+                         const uint8_t *fmask_fill, struct vc_render_stats *stats)
+{
+    render_trial_ps(sc, ns, t, block_path, fmask_fill, NULL, stats);
+}
+
+/* Two renderings of a trial: the same memory, byte for byte, and counters. */
+static void same_result(const struct scene *a, const struct scene *b, const struct vc_render_stats *as,
+                        const struct vc_render_stats *bs, unsigned ns, unsigned k)
+{
+    assert_int_equal(a->mem_size, b->mem_size);
+    if (memcmp(a->mem, b->mem, a->mem_size) != 0) {
+        size_t i = 0;
+        while (a->mem[i] == b->mem[i])
+            i++;
+        fail_msg("%ux trial %u: memory differs first at byte 0x%zx", ns, k, i);
+    }
+    assert_int_equal(as->pixels_shaded, bs->pixels_shaded);
+    assert_int_equal(as->samples_written, bs->samples_written);
 }
 
 static void block_path_matches_pixels(void **state)
@@ -108,15 +147,7 @@ static void block_path_matches_pixels(void **state)
                 fill[i] = (uint8_t)test_rand();
             render_trial(&fast, ns, &t, true, fill, &fs);
             render_trial(&slow, ns, &t, false, fill, &ss);
-            assert_int_equal(fast.mem_size, slow.mem_size);
-            if (memcmp(fast.mem, slow.mem, fast.mem_size) != 0) {
-                size_t i = 0;
-                while (fast.mem[i] == slow.mem[i])
-                    i++;
-                fail_msg("%ux trial %u: memory differs first at byte 0x%zx", ns, k, i);
-            }
-            assert_int_equal(fs.pixels_shaded, ss.pixels_shaded);
-            assert_int_equal(fs.samples_written, ss.samples_written);
+            same_result(&fast, &slow, &fs, &ss, ns, k);
             assert_int_equal(ss.blocks_batched, 0);
             printf("%ux trial %u (%u thread%s): %llu blocks whole, %llu pixels shaded: equal\n", ns, k, t.threads,
                    t.threads > 1 ? "s" : "", (unsigned long long)fs.blocks_batched,
@@ -128,6 +159,84 @@ static void block_path_matches_pixels(void **state)
         }
         /* random triangles over a 1280x720 screen cover thousands of blocks */
         assert_true(blocks_total > 1000);
+    }
+}
+
+/* The demo's pixel shader (the colour interpolated at the centre: INTERP_ZW
+ * and INTERP_XY from the I, J in R0 into R1, exported) plus a texture
+ * clause taking the colour's derivatives into R2 and R3, which nothing
+ * exports: a program that reads its quad's neighbours, so the renderer
+ * runs it in 2x2 quads, with the demo's result. */
+static void neighbour_ps(uint32_t *w, size_t cap, struct eg_program *p)
+{
+    struct eg_asm as;
+    eg_asm_init(&as);
+    eg_asm_alu_clause(&as, V_SQ_CF_ALU_INST__ALU, NULL);
+    static const unsigned ops[2] = {V_SQ_ALU_OP2__INTERP_ZW, V_SQ_ALU_OP2__INTERP_XY};
+    for (unsigned g = 0; g < 2; g++)
+        for (unsigned c = 0; c < 4; c++)
+            eg_asm_alu(&as, &(struct eg_alu){
+                .op = ops[g],
+                .dst = {.gpr = 1, .chan = (uint8_t)c, .write = g == 0 ? c >= 2 : c < 2},
+                .src = {eg_src_gpr(0, (c & 1) ? V_SQ_CHAN__X : V_SQ_CHAN__Y),
+                        eg_src_special(V_SQ_ALU_SRC__PARAM_BASE, V_SQ_CHAN__X)},
+                .bank_swizzle = V_SQ_ALU_VEC_BANK_SWIZZLE__VEC_210,
+                .last = c == 3,
+            });
+    eg_asm_tex_clause(&as);
+    for (unsigned k = 0; k < 2; k++)
+        eg_asm_tex(&as, &(struct eg_tex){.inst = k ? V_SQ_TEX_INST__GET_GRADIENTS_V : V_SQ_TEX_INST__GET_GRADIENTS_H,
+                                         .inst_mod = k, .src_gpr = 1, .src_sel = EG_SWZ_XYZW, .dst_gpr = 2 + k,
+                                         .dst_sel = EG_SWZ_XYZW});
+    eg_asm_export(&as, &(struct eg_export){.type = V_SQ_EXPORT_TYPE__PIXEL, .array_base = 0, .gpr = 1,
+                                           .sel = EG_SWZ_XYZW, .done = true});
+    size_t ndw;
+    if (eg_asm_finish(&as, true, w, cap, &ndw))
+        fail_msg("encoder: %s", as.err);
+    *p = (struct eg_program){"PS", w, ndw};
+}
+
+/* The quad path (draw.c on_quad: rs_triangle_quads, four lanes with helper
+ * pixels, render_shade_quad) against the per-pixel path for a program whose
+ * exports do not depend on the neighbours: byte for byte the same memory
+ * and counters, at 2, 4 and 8 samples (8x also shading per sample), two
+ * draws without a clear.  Checked by hand when this was written: on_quad
+ * dropping lane 3's write fails it. */
+static void quad_path_matches_pixels(void **state)
+{
+    (void)state;
+    static const unsigned sample_counts[] = {2, 4, 8};
+    uint32_t words[256];
+    struct eg_program ps;
+    neighbour_ps(words, 256, &ps);
+    test_rand_seed(0x9A4D);
+    for (unsigned si = 0; si < sizeof sample_counts / sizeof sample_counts[0]; si++) {
+        unsigned ns = sample_counts[si];
+        for (unsigned k = 0; k < 2; k++) {
+            struct trial t;
+            random_trial(&t, 0);
+            t.per_sample = ns == 8 && k == 1;
+            struct scene probe, quad, pix;
+            char why[200] = "";
+            if (scene_init(&probe, ns, why))
+                fail_msg("scene %ux: %s", ns, why);
+            size_t fsize = probe.lay.fmask.surf.size ? probe.lay.fmask.surf.size : 1;
+            scene_free(&probe);
+            uint8_t *fill = calloc(1, fsize);
+            assert_non_null(fill);
+            struct vc_render_stats qs, pst;
+            render_trial_ps(&quad, ns, &t, false, fill, &ps, &qs);
+            render_trial(&pix, ns, &t, false, fill, &pst);
+            /* the programs differ; everything else must not */
+            size_t ps_at = (size_t)(quad.extra_addr + PS_OFFSET - quad.gpu_base);
+            memcpy(pix.mem + ps_at, quad.mem + ps_at, ps.ndw * 4);
+            same_result(&quad, &pix, &qs, &pst, ns, k);
+            assert_true(qs.pixels_shaded > 1000);
+            printf("%ux trial %u: %llu pixels shaded in quads: equal\n", ns, k, (unsigned long long)qs.pixels_shaded);
+            free(fill);
+            scene_free(&quad);
+            scene_free(&pix);
+        }
     }
 }
 
@@ -289,6 +398,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(block_path_matches_pixels),
+        cmocka_unit_test(quad_path_matches_pixels),
         cmocka_unit_test(unorm8_stores_match_cb_write),
         cmocka_unit_test(lanes_store_matches_cb_write),
     };

@@ -6,7 +6,12 @@
  * and 8 samples, every pixel rs_pair gives must come once, with the union of
  * the coverage the two rs_triangle calls give it, and no pixel they cover
  * may be missing; a block handed to the block callback must be one whose
- * every pixel the two calls cover with every sample. */
+ * every pixel the two calls cover with every sample.  Also rs_triangle_quads
+ * (the 2x2 quads of a pixel shader that reads its neighbours) against
+ * rs_triangle on the same triangles: the same pixels with the same coverage
+ * and weights, bit for bit, each once, in well-formed quads whose other
+ * pixels (helpers) have no coverage and weights affine with the rest. */
+#include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -181,10 +186,113 @@ static void pair_matches_halves(void **state)
     assert_true(blocks > 1000);
 }
 
+/* ---- rs_triangle_quads against rs_triangle ---------------------------- */
+
+struct pixels {
+    struct rs_pixel px[AREA][AREA];
+    unsigned calls[AREA][AREA];
+    unsigned ns;
+    bool per_sample;
+    unsigned long quads, helpers, bad;
+};
+
+static int record_pixel(void *ctx, const struct rs_pixel *px)
+{
+    struct pixels *p = ctx;
+    if (px->x < 0 || px->y < 0 || px->x >= AREA || px->y >= AREA) {
+        p->bad++;
+        return 0;
+    }
+    p->px[px->y][px->x] = *px;
+    p->calls[px->y][px->x]++;
+    return 0;
+}
+
+/* The fields rs_triangle sets for a pixel, bit for bit. */
+static bool same_pixel(const struct rs_pixel *a, const struct rs_pixel *b, unsigned ns, bool per_sample)
+{
+    bool same = a->x == b->x && a->y == b->y && a->coverage == b->coverage &&
+                memcmp(a->center_ij, b->center_ij, sizeof a->center_ij) == 0 &&
+                memcmp(a->centroid_ij, b->centroid_ij, sizeof a->centroid_ij) == 0;
+    for (unsigned i = 0; per_sample && i < ns; i++)
+        same = same && memcmp(a->sample_ij[i], b->sample_ij[i], sizeof a->sample_ij[i]) == 0;
+    return same;
+}
+
+/* A quad: laid out as promised, a covered pixel in it, its covered pixels
+ * recorded (each must be rs_triangle's, once), helpers counted. */
+static int record_quad(void *ctx, const struct rs_pixel q[4])
+{
+    struct pixels *p = ctx;
+    p->quads++;
+    uint32_t any = 0;
+    for (int k = 0; k < 4; k++) {
+        if ((q[0].x & 1) || (q[0].y & 1) || q[k].x != q[0].x + (k & 1) || q[k].y != q[0].y + (k >> 1))
+            p->bad++;
+        any |= q[k].coverage;
+        if (q[k].coverage)
+            record_pixel(p, &q[k]);
+        else
+            p->helpers++;
+    }
+    if (!any)
+        p->bad++;
+    /* the weights are affine in the pixel: the diagonals' sums agree */
+    for (int h = 0; h < 2; h++) {
+        double d = q[0].center_ij[h] + q[3].center_ij[h] - q[1].center_ij[h] - q[2].center_ij[h];
+        double scale = fabs(q[0].center_ij[h]) + fabs(q[3].center_ij[h]) + 1.0;
+        if (!(fabs(d) <= 1e-9 * scale))
+            p->bad++;
+    }
+    return 0;
+}
+
+static void quads_match_pixels(void **state)
+{
+    (void)state;
+    test_rand_seed(0x9ad5u);
+    static const unsigned counts[] = {1, 2, 4, 8};
+    static struct pixels want, got;
+    unsigned long pixels = 0, mismatches = 0, quads = 0, helpers = 0;
+    for (unsigned si = 0; si < 4; si++) {
+        for (unsigned trial = 0; trial < 600; trial++) {
+            struct rs_state s;
+            random_state(&s, counts[si]);
+            s.per_sample = counts[si] > 1 && trial % 3 == 0;
+            struct rs_vertex c[4];
+            random_quad(c);
+            memset(&want, 0, sizeof want);
+            memset(&got, 0, sizeof got);
+            assert_int_equal(rs_triangle(&s, c, record_pixel, NULL, &want), 0);
+            assert_int_equal(rs_triangle_quads(&s, c, record_quad, &got), 0);
+            assert_int_equal(want.bad, 0);
+            if (got.bad && mismatches++ < 5)
+                print_error("%ux trial %u: %lu malformed quads\n", counts[si], trial, got.bad);
+            for (int y = 0; y < AREA; y++)
+                for (int x = 0; x < AREA; x++) {
+                    bool ok = got.calls[y][x] == want.calls[y][x] &&
+                              (!want.calls[y][x] ||
+                               same_pixel(&got.px[y][x], &want.px[y][x], counts[si], s.per_sample));
+                    if (!ok && mismatches++ < 5)
+                        print_error("%ux trial %u pixel (%d, %d): %u calls, %u by quads, or other fields\n",
+                                    counts[si], trial, x, y, want.calls[y][x], got.calls[y][x]);
+                    pixels += want.calls[y][x];
+                }
+            quads += got.quads;
+            helpers += got.helpers;
+        }
+    }
+    printf("  %lu pixels in %lu quads (%lu helper pixels), %lu differ\n", pixels, quads, helpers, mismatches);
+    assert_int_equal(mismatches, 0);
+    assert_true(pixels > 50000);
+    assert_true(helpers > 5000);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(pair_matches_halves),
+        cmocka_unit_test(quads_match_pixels),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

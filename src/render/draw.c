@@ -64,6 +64,7 @@ struct draw_ctx {
     bool m_identity;
     float sub_inv_w[3];
     float prim_inv_w[3];
+    bool quads;                /* the pixel stage runs 2x2 quads (render_shade_quad) */
     /* pixels waiting for the batched pixel stage (render_shade_pixels) */
     bool batched;
     struct eg_ps_batch *batch;     /* this thread's decoded pixel shader */
@@ -357,6 +358,19 @@ static int flush_pending(struct draw_ctx *d)
     return rc;
 }
 
+/* The fields of the pixel stage's input other than the weights. */
+static inline void pixel_in(struct vc_pixel_in *in, const struct rs_pixel *px, uint32_t coverage, unsigned sample)
+{
+    in->x = (unsigned)px->x;
+    in->y = (unsigned)px->y;
+    in->sample = sample;
+    in->coverage = coverage;
+    in->pos[0] = (float)px->x + 0.5f;
+    in->pos[1] = (float)px->y + 0.5f;
+    in->pos[2] = 0.0f;
+    in->pos[3] = 1.0f;
+}
+
 static int shade_and_write(struct draw_ctx *d, const struct rs_pixel *px, uint32_t coverage, const double ij_center[2],
                            const double ij_centroid[2], const double ij_sample[2], unsigned sample)
 {
@@ -369,14 +383,7 @@ static int shade_and_write(struct draw_ctx *d, const struct rs_pixel *px, uint32
     struct vc_pixel_in *in = d->batched ? &d->pending[d->npending] : &(struct vc_pixel_in){0};
     /* every field the pixel stage reads is set here or, for the weights it
      * reads (baryc_needed), at the flush */
-    in->x = (unsigned)px->x;
-    in->y = (unsigned)px->y;
-    in->sample = sample;
-    in->coverage = coverage;
-    in->pos[0] = (float)px->x + 0.5f;
-    in->pos[1] = (float)px->y + 0.5f;
-    in->pos[2] = 0.0f;
-    in->pos[3] = 1.0f;
+    pixel_in(in, px, coverage, sample);
     if (d->batched) {
         double (*ij)[2] = d->pending_ij[d->npending];
         memcpy(ij[0], ij_center, sizeof ij[0]);
@@ -435,6 +442,44 @@ static int on_pixel(void *ctx, const struct rs_pixel *px)
         if ((px->coverage >> s) & 1u)
             if (shade_and_write(d, px, 1u << s, px->center_ij, px->sample_ij[s], px->sample_ij[s], s))
                 return -1;
+    return 0;
+}
+
+/* A 2x2 quad of a draw whose pixel stage reads its neighbours: the four
+ * pixels run together, those with nothing covered as helpers, and the
+ * others are written as on_pixel writes them (per sample when shading per
+ * sample: one run of the quad per sample, the pixels not covering it
+ * helpers). */
+static int on_quad(void *ctx, const struct rs_pixel px[4])
+{
+    struct draw_ctx *d = ctx;
+    unsigned runs = d->rs.per_sample ? d->rs.samples : 1;
+    for (unsigned s = 0; s < runs; s++) {
+        struct vc_pixel_in in[4];
+        uint32_t helpers = 0;
+        for (unsigned k = 0; k < 4; k++) {
+            uint32_t cov = d->rs.per_sample ? px[k].coverage & (1u << s) : px[k].coverage;
+            if (!cov)
+                helpers |= 1u << k;
+            memset(&in[k], 0, sizeof in[k]);
+            pixel_in(&in[k], &px[k], cov, s);
+            const double *at = d->rs.per_sample ? px[k].sample_ij[s] : px[k].center_ij;
+            const double ij[3][2] = {{px[k].center_ij[0], px[k].center_ij[1]},
+                                     {d->rs.per_sample ? at[0] : px[k].centroid_ij[0],
+                                      d->rs.per_sample ? at[1] : px[k].centroid_ij[1]},
+                                     {at[0], at[1]}};
+            pixel_weights(d, &in[k], ij);
+        }
+        if (helpers == 0xFu)
+            continue;
+        struct vc_pixel_out out[4];
+        memset(out, 0, sizeof out);
+        if (render_shade_quad(d->r, &d->prim, in, helpers, out, d->err))
+            return -1;
+        for (unsigned k = 0; k < 4; k++)
+            if (!((helpers >> k) & 1u))
+                write_shaded(d, &in[k], &out[k]);
+    }
     return 0;
 }
 
@@ -504,8 +549,9 @@ static bool block_path(const struct draw_ctx *d)
 
 static int raster_one(struct draw_ctx *d, const struct rs_vertex v[3])
 {
-    int rc = d->pair ? rs_pair(&d->rs, v, d->pair, on_pixel, block_path(d) ? on_block : NULL, d)
-                     : rs_triangle(&d->rs, v, on_pixel, block_path(d) ? on_block : NULL, d);
+    int rc = d->pair    ? rs_pair(&d->rs, v, d->pair, on_pixel, block_path(d) ? on_block : NULL, d)
+             : d->quads ? rs_triangle_quads(&d->rs, v, on_quad, d)
+                        : rs_triangle(&d->rs, v, on_pixel, block_path(d) ? on_block : NULL, d);
     /* a batch never spans primitives: the next one has other inputs */
     if (rc == 0)
         rc = flush_pending(d);
@@ -959,6 +1005,7 @@ int vc_render_draw(struct vc_render *r, const struct vc_regs *regs, const struct
         goto out;
     d->batched = d->shading && render_shade_batched(r);
     d->batch = d->batched ? render_shade_batch(r) : NULL;
+    d->quads = d->shading && !d->batched && render_shade_quads(r);
     d->baryc_needed = render_shade_baryc_needed(r);
     spi_link_init(&d->spi, regs);
     d->clip_cntl = vc_reg(regs, REG_PA_CL_CLIP_CNTL);

@@ -394,8 +394,78 @@ static inline bool blocks_whole(const struct blocks *b)
     return b->bx == b->gx && b->by == b->gy && b->bxe == b->gx + BLOCK && b->bye == b->gy + BLOCK;
 }
 
-int rs_triangle(const struct rs_state *s, const struct rs_vertex vin[3], rs_pixel_fn fn, rs_block_fn block_fn,
-                void *ctx)
+/* The weights of pixel px (x, y and coverage set; edge values ec at its
+ * centre): at the centre, the centroid (the covered sample nearest the
+ * centre when not every sample is covered) and, shading per sample, each
+ * sample. */
+static inline void pixel_weights(const struct rs_state *s, const struct tri *t, const int *centroid_order,
+                                 uint32_t all, double inv_area, const int64_t ec[3], struct rs_pixel *px)
+{
+    unsigned ns = s->samples;
+    bool swapped = t->swapped;
+    uint32_t cov = px->coverage;
+    /* Weights of the caller's vertices 1 and 2. */
+    double w1 = (double)ec[1] * inv_area, w2 = (double)ec[2] * inv_area;
+    px->center_ij[0] = swapped ? w2 : w1;
+    px->center_ij[1] = swapped ? w1 : w2;
+    int cs = -1;
+    if (cov != all)
+        for (unsigned i = 0; i < ns; i++)
+            if ((cov >> centroid_order[i]) & 1u) {
+                cs = centroid_order[i];
+                break;
+            }
+    if (cs < 0) {
+        px->centroid_ij[0] = px->center_ij[0];
+        px->centroid_ij[1] = px->center_ij[1];
+    } else {
+        double c1 = (double)(ec[1] + t->soff[cs][1]) * inv_area, c2 = (double)(ec[2] + t->soff[cs][2]) * inv_area;
+        px->centroid_ij[0] = swapped ? c2 : c1;
+        px->centroid_ij[1] = swapped ? c1 : c2;
+    }
+    if (s->per_sample)
+        for (unsigned i = 0; i < ns; i++) {
+            double c1 = (double)(ec[1] + t->soff[i][1]) * inv_area, c2 = (double)(ec[2] + t->soff[i][2]) * inv_area;
+            px->sample_ij[i][0] = swapped ? c2 : c1;
+            px->sample_ij[i][1] = swapped ? c1 : c2;
+        }
+}
+
+/* The 2x2 quads (even x and y first) over the pixels [bx, bxe) x [by, bye)
+ * of a block: each with a covered pixel goes to fn with its four pixels,
+ * (x, y) (x + 1, y) (x, y + 1) (x + 1, y + 1); a pixel of it outside those
+ * pixels or with no sample covered has coverage 0 and its centre's
+ * weights (a helper pixel). */
+static int block_quads(const struct rs_state *s, const struct tri *t, const int *centroid_order, uint32_t all,
+                       double inv_area, bool full, int bx, int by, int bxe, int bye, rs_quad_fn fn, void *ctx)
+{
+    struct rs_pixel q[4];
+    for (int qy = by & ~1; qy < bye; qy += 2)
+        for (int qx = bx & ~1; qx < bxe; qx += 2) {
+            uint32_t any = 0;
+            for (int k = 0; k < 4; k++) {
+                int x = qx + (k & 1), y = qy + (k >> 1);
+                int64_t ec[3];
+                centre_values(t, x, y, ec);
+                uint32_t cov = 0;
+                if (x >= bx && x < bxe && y >= by && y < bye) {
+                    cov = full ? all : pixel_samples(t, s->samples, ec);
+                    cov &= s->aa_mask[(y & 1) * 2 + (x & 1)];
+                }
+                q[k].x = x;
+                q[k].y = y;
+                q[k].coverage = cov;
+                any |= cov;
+                pixel_weights(s, t, centroid_order, all, inv_area, ec, &q[k]);
+            }
+            if (any && fn(ctx, q))
+                return -1;
+        }
+    return 0;
+}
+
+static int scan(const struct rs_state *s, const struct rs_vertex vin[3], rs_pixel_fn fn, rs_block_fn block_fn,
+                rs_quad_fn quad_fn, void *ctx)
 {
     struct tri t;
     if (!tri_setup(s, vin, &t))
@@ -453,6 +523,11 @@ int rs_triangle(const struct rs_state *s, const struct rs_vertex vin[3], rs_pixe
             if (h > 0)
                 continue;
         }
+        if (quad_fn) {
+            if (block_quads(s, &t, centroid_order, all, inv_area, full, bx, by, bxe, bye, quad_fn, ctx))
+                return -1;
+            continue;
+        }
         for (int y = by; y < bye; y++) {
             for (int x = bx; x < bxe; x++) {
                 int64_t ec[3];
@@ -464,37 +539,24 @@ int rs_triangle(const struct rs_state *s, const struct rs_vertex vin[3], rs_pixe
                 px.x = x;
                 px.y = y;
                 px.coverage = cov;
-                /* Weights of the caller's vertices 1 and 2. */
-                double w1 = (double)ec[1] * inv_area, w2 = (double)ec[2] * inv_area;
-                px.center_ij[0] = swapped ? w2 : w1;
-                px.center_ij[1] = swapped ? w1 : w2;
-                int cs = -1;
-                if (cov != all)
-                    for (unsigned i = 0; i < ns; i++)
-                        if ((cov >> centroid_order[i]) & 1u) {
-                            cs = centroid_order[i];
-                            break;
-                        }
-                if (cs < 0) {
-                    px.centroid_ij[0] = px.center_ij[0];
-                    px.centroid_ij[1] = px.center_ij[1];
-                } else {
-                    double c1 = (double)(ec[1] + t.soff[cs][1]) * inv_area, c2 = (double)(ec[2] + t.soff[cs][2]) * inv_area;
-                    px.centroid_ij[0] = swapped ? c2 : c1;
-                    px.centroid_ij[1] = swapped ? c1 : c2;
-                }
-                if (s->per_sample)
-                    for (unsigned i = 0; i < ns; i++) {
-                        double c1 = (double)(ec[1] + t.soff[i][1]) * inv_area, c2 = (double)(ec[2] + t.soff[i][2]) * inv_area;
-                        px.sample_ij[i][0] = swapped ? c2 : c1;
-                        px.sample_ij[i][1] = swapped ? c1 : c2;
-                    }
+                pixel_weights(s, &t, centroid_order, all, inv_area, ec, &px);
                 if (fn(ctx, &px))
                     return -1;
             }
         }
     }
     return 0;
+}
+
+int rs_triangle(const struct rs_state *s, const struct rs_vertex v[3], rs_pixel_fn fn, rs_block_fn block_fn,
+                void *ctx)
+{
+    return scan(s, v, fn, block_fn, NULL, ctx);
+}
+
+int rs_triangle_quads(const struct rs_state *s, const struct rs_vertex v[3], rs_quad_fn fn, void *ctx)
+{
+    return scan(s, v, NULL, NULL, fn, ctx);
 }
 
 /* The edge of t that b shares with it (the same line, the inside on the

@@ -67,6 +67,15 @@ void render_shade_free(struct vc_render *r);
 /* The default pixel stage over many pixels of one primitive at once
  * (eg_ps_batch): true when this draw's pixel shader runs that way. */
 bool render_shade_batched(const struct vc_render *r);
+/* The default pixel stage, whose program reads its quad's neighbours
+ * (derivatives, implicit level of detail), runs 2x2 quads: true when this
+ * draw's does (render_shade_quad then, not the pixel op). */
+bool render_shade_quads(const struct vc_render *r);
+/* Shade the quad in[0..3] (rs_triangle_quads' order) as one run of four
+ * lanes; the lanes in `helpers` (bit per lane) are helper pixels, whose
+ * out[] means nothing.  0, or -1 with err. */
+int render_shade_quad(struct vc_render *r, const struct vc_prim_inputs *prim, const struct vc_pixel_in in[4],
+                      uint32_t helpers, struct vc_pixel_out out[4], struct vc_draw_err *err);
 /* Barycentric pairs (bit per enum vc_baryc) the pixel stage reads. */
 uint32_t render_shade_baryc_needed(const struct vc_render *r);
 /* Shade in[0 .. n-1] (n <= EG_PS_BATCH_MAX).  1: the batch ran them all and
@@ -368,6 +377,15 @@ typedef int (*rs_block_fn)(void *ctx, const struct rs_block *b);
  * (computed by the caller with rs_triangle_facing). */
 int rs_triangle(const struct rs_state *s, const struct rs_vertex v[3], rs_pixel_fn fn, rs_block_fn block_fn,
                 void *ctx);
+/* rs_triangle in 2x2 quads, as the hardware shades pixels for the
+ * derivatives: fn gets the four pixels (x, y), (x + 1, y), (x, y + 1),
+ * (x + 1, y + 1) of each quad (x, y even) with a covered pixel, in the
+ * order of the blocks; a pixel that rs_triangle would not give (outside
+ * the triangle, the scissor or PA_SC_AA_MASK) comes with coverage 0 and
+ * the weights of its centre (a helper pixel); every other pixel exactly as
+ * rs_triangle gives it. */
+typedef int (*rs_quad_fn)(void *ctx, const struct rs_pixel px[4]);
+int rs_triangle_quads(const struct rs_state *s, const struct rs_vertex v[3], rs_quad_fn fn, void *ctx);
 /* The pixels of two triangles (a quad's halves), each once, with the
  * coverage of both; for callers that use neither the weights nor the
  * order of the pixels (the CB_RESOLVE draw): rs_pixel has only x, y and

@@ -47,6 +47,7 @@ struct shade {
     unsigned pos_addr, face_addr, face_chan, fixed_addr;
     unsigned input_gprs;               /* R0.. the SPI loads */
     struct eg_ps_batch *batch;         /* the PS decoded for batches, or NULL */
+    bool quads;                        /* the PS reads its quad's neighbours: run in 2x2 quads */
     const struct cedar_tiling *tiling; /* the GPU's, for texture layouts */
     struct tex_unit *tex;              /* the texture unit (texture.c) */
 };
@@ -202,9 +203,13 @@ static int check_vtx(const struct shade *s, enum stage st, size_t pc, size_t at,
     return 0;
 }
 
-/* Every vertex fetch of a fetch / vertex shader, found by walking its CF
- * program to its end (END_OF_PROGRAM, or the fetch shader's RETURN). */
-static int check_vertex_formats(const struct shade *s, enum stage st, struct vc_draw_err *err)
+/* Each instruction of the vertex (tex false) or texture (tex true) fetch
+ * clauses of a stage's program, found by walking its CF program to its end
+ * (END_OF_PROGRAM, or the fetch shader's RETURN): fn(s, st, pc, at, words)
+ * until it returns non-zero, which is returned. */
+typedef int (*fetch_fn)(const struct shade *s, enum stage st, size_t pc, size_t at, const uint32_t w[4],
+                        struct vc_draw_err *err);
+static int each_fetch(const struct shade *s, enum stage st, bool tex, fetch_fn fn, struct vc_draw_err *err)
 {
     const struct eg_program *p = &s->prog[st];
     for (size_t pc = 0; pc < MAX_CF_SCAN && 2 * pc + 1 < p->ndw; pc++) {
@@ -212,21 +217,48 @@ static int check_vertex_formats(const struct shade *s, enum stage st, struct vc_
         if (G_SQ_CF_ALU_WORD1__CF_INST(w1) >= V_SQ_CF_ALU_INST__ALU)
             continue; /* an ALU clause (its 4-bit CF_INST sits in the top bits) */
         unsigned inst = G_SQ_CF_WORD1__CF_INST(w1);
-        if (inst == V_SQ_CF_INST__VC || inst == V_SQ_CF_INST__VC_ACK) {
+        if (tex ? inst == V_SQ_CF_INST__TC || inst == V_SQ_CF_INST__TC_ACK
+                : inst == V_SQ_CF_INST__VC || inst == V_SQ_CF_INST__VC_ACK) {
             size_t addr = G_SQ_CF_WORD0__ADDR(w0);
             size_t count = G_SQ_CF_WORD1__COUNT(w1) + 1;
             for (size_t k = 0; k < count; k++) {
                 size_t at = addr + 2 * k; /* 128-bit instructions, in 64-bit words */
                 if (2 * at + 4 > p->ndw)
                     break; /* the interpreter reports the clause outside the program */
-                if (check_vtx(s, st, pc, at, &p->dw[2 * at], err))
-                    return -1;
+                int r = fn(s, st, pc, at, &p->dw[2 * at], err);
+                if (r)
+                    return r;
             }
         }
         if (G_SQ_CF_WORD1__END_OF_PROGRAM(w1) || (st == STAGE_FS && inst == V_SQ_CF_INST__RETURN))
             break;
     }
     return 0;
+}
+
+/* Every vertex fetch of a fetch / vertex shader against the formats. */
+static int check_vertex_formats(const struct shade *s, enum stage st, struct vc_draw_err *err)
+{
+    return each_fetch(s, st, false, check_vtx, err) ? -1 : 0;
+}
+
+/* 1 for a texture instruction that reads its quad's neighbours: the
+ * derivatives and the implicit level of detail. */
+static int reads_neighbours(const struct shade *s, enum stage st, size_t pc, size_t at, const uint32_t w[4],
+                            struct vc_draw_err *err)
+{
+    (void)s, (void)st, (void)pc, (void)at, (void)err;
+    switch (G_SQ_TEX_WORD0__TEX_INST(w[0])) {
+    case V_SQ_TEX_INST__GET_GRADIENTS_H:
+    case V_SQ_TEX_INST__GET_GRADIENTS_V:
+    case V_SQ_TEX_INST__SAMPLE:
+    case V_SQ_TEX_INST__SAMPLE_C:
+    case V_SQ_TEX_INST__SAMPLE_LB:
+    case V_SQ_TEX_INST__SAMPLE_C_LB:
+        return 1;
+    default:
+        return 0;
+    }
 }
 
 /* The barycentric pairs SPI_BARYC_CNTL enables, in the order the SPI loads
@@ -355,6 +387,7 @@ static int begin(void *ctx, const struct vc_regs *regs, const struct vc_mem *mem
     spi_gpr_layout(s, regs);
     eg_ps_batch_free(s->batch);
     s->batch = pixels ? eg_ps_batch_new(&s->prog[STAGE_PS], ps, s->input_gprs) : NULL;
+    s->quads = pixels && !s->batch && each_fetch(s, STAGE_PS, true, reads_neighbours, err) > 0;
     return 0;
 }
 
@@ -378,6 +411,20 @@ static int vertex(void *ctx, const struct vc_regs *regs, const struct vc_mem *me
     return 0;
 }
 
+/* The renderer's view of one lane's exports. */
+static void ps_output(const struct eg_ps_output *o, struct vc_pixel_out *out)
+{
+    out->killed = o->killed;
+    out->depth_written = o->depth_written;
+    out->depth = o->depth;
+    out->num_colors = 0;
+    for (unsigned t = 0; t < VC_RENDER_MAX_TARGETS; t++)
+        if ((o->color_mask >> t) & 1u) {
+            memcpy(out->color[t], o->color[t].f, sizeof out->color[t]);
+            out->num_colors = t + 1;
+        }
+}
+
 static int pixel(void *ctx, const struct vc_regs *regs, const struct vc_mem *mem, const struct vc_prim_inputs *prim,
                  const struct vc_pixel_in *in, struct vc_pixel_out *out, struct vc_draw_err *err)
 {
@@ -394,15 +441,35 @@ static int pixel(void *ctx, const struct vc_regs *regs, const struct vc_mem *mem
     struct eg_shader_err e;
     if (eg_run_ps(&s->prog[STAGE_PS], &s->env[1], &pin, &o, &e))
         return rs_fail(err, "render: %s", e.msg);
-    out->killed = o.killed;
-    out->depth_written = o.depth_written;
-    out->depth = o.depth;
-    out->num_colors = 0;
-    for (unsigned t = 0; t < VC_RENDER_MAX_TARGETS; t++)
-        if ((o.color_mask >> t) & 1u) {
-            memcpy(out->color[t], o.color[t].f, sizeof out->color[t]);
-            out->num_colors = t + 1;
-        }
+    ps_output(&o, out);
+    return 0;
+}
+
+bool render_shade_quads(const struct vc_render *r)
+{
+    const struct shade *s = r->shade;
+    return s && r->shaders.pixel == pixel && r->shaders.ctx == s && s->quads;
+}
+
+int render_shade_quad(struct vc_render *r, const struct vc_prim_inputs *prim, const struct vc_pixel_in in[4],
+                      uint32_t helpers, struct vc_pixel_out out[4], struct vc_draw_err *err)
+{
+    struct shade *s = r->shade;
+    union eg_vec4 gpr[4][PS_MAX_GPRS];
+    struct eg_ps_param param[VC_RENDER_MAX_PARAMS];
+    for (unsigned i = 0; i < prim->num_inputs; i++)
+        eg_ps_param_from_vertices(&param[i], prim->attr[i][0], prim->attr[i][1], prim->attr[i][2]);
+    struct eg_ps_input pin[4];
+    for (unsigned l = 0; l < 4; l++) {
+        spi_load_gprs(s, prim, &in[l], gpr[l]);
+        pin[l] = (struct eg_ps_input){gpr[l], s->input_gprs, param, prim->num_inputs};
+    }
+    struct eg_ps_output o[4];
+    struct eg_shader_err e;
+    if (eg_run_ps_lanes(&s->prog[STAGE_PS], &s->env[1], pin, 4, helpers, o, &e))
+        return rs_fail(err, "render: %s", e.msg);
+    for (unsigned l = 0; l < 4; l++)
+        ps_output(&o[l], &out[l]);
     return 0;
 }
 
