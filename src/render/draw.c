@@ -65,6 +65,7 @@ struct draw_ctx {
     float sub_inv_w[3];
     float prim_inv_w[3];
     bool quads;                /* the pixel stage runs 2x2 quads (render_shade_quad) */
+    bool pos_zw;               /* the pixel stage reads the position's z and w */
     /* pixels waiting for the batched pixel stage (render_shade_pixels) */
     bool batched;
     struct eg_ps_batch *batch;     /* this thread's decoded pixel shader */
@@ -358,17 +359,35 @@ static int flush_pending(struct draw_ctx *d)
     return rc;
 }
 
+/* The position the SPI loads for the pixel at (x, y), whose centre has the
+ * sub-triangle's weights ij (vertices 1 and 2): the centre, the window z
+ * there (the plane the depth test uses) and the clip w there (1 over the
+ * screen-linear 1/w: Mesa's r600 takes the reciprocal itself,
+ * nir_lower_fragcoord_wtrans).  z and w only when the pixel stage reads the
+ * position (pos_zw), else 0 and 1. */
+static inline void pixel_pos(const struct draw_ctx *d, int x, int y, const double ij[2], float pos[4])
+{
+    pos[0] = (float)x + 0.5f;
+    pos[1] = (float)y + 0.5f;
+    pos[2] = 0.0f;
+    pos[3] = 1.0f;
+    if (!d->pos_zw)
+        return;
+    pos[2] = (float)(d->z0 + d->zdx * ((double)x + 0.5 - d->zx0) + d->zdy * ((double)y + 0.5 - d->zy0));
+    const float *iw = d->m_identity ? d->prim_inv_w : d->sub_inv_w;
+    double inv = (1.0 - ij[0] - ij[1]) * iw[0] + ij[0] * iw[1] + ij[1] * iw[2];
+    pos[3] = (float)(1.0 / inv);
+}
+
 /* The fields of the pixel stage's input other than the weights. */
-static inline void pixel_in(struct vc_pixel_in *in, const struct rs_pixel *px, uint32_t coverage, unsigned sample)
+static inline void pixel_in(const struct draw_ctx *d, struct vc_pixel_in *in, const struct rs_pixel *px,
+                            uint32_t coverage, unsigned sample)
 {
     in->x = (unsigned)px->x;
     in->y = (unsigned)px->y;
     in->sample = sample;
     in->coverage = coverage;
-    in->pos[0] = (float)px->x + 0.5f;
-    in->pos[1] = (float)px->y + 0.5f;
-    in->pos[2] = 0.0f;
-    in->pos[3] = 1.0f;
+    pixel_pos(d, px->x, px->y, px->center_ij, in->pos);
 }
 
 static int shade_and_write(struct draw_ctx *d, const struct rs_pixel *px, uint32_t coverage, const double ij_center[2],
@@ -383,7 +402,7 @@ static int shade_and_write(struct draw_ctx *d, const struct rs_pixel *px, uint32
     struct vc_pixel_in *in = d->batched ? &d->pending[d->npending] : &(struct vc_pixel_in){0};
     /* every field the pixel stage reads is set here or, for the weights it
      * reads (baryc_needed), at the flush */
-    pixel_in(in, px, coverage, sample);
+    pixel_in(d, in, px, coverage, sample);
     if (d->batched) {
         double (*ij)[2] = d->pending_ij[d->npending];
         memcpy(ij[0], ij_center, sizeof ij[0]);
@@ -462,7 +481,7 @@ static int on_quad(void *ctx, const struct rs_pixel px[4])
             if (!cov)
                 helpers |= 1u << k;
             memset(&in[k], 0, sizeof in[k]);
-            pixel_in(&in[k], &px[k], cov, s);
+            pixel_in(d, &in[k], &px[k], cov, s);
             const double *at = d->rs.per_sample ? px[k].sample_ij[s] : px[k].center_ij;
             const double ij[3][2] = {{px[k].center_ij[0], px[k].center_ij[1]},
                                      {d->rs.per_sample ? at[0] : px[k].centroid_ij[0],
@@ -497,7 +516,6 @@ static int shade_block(struct draw_ctx *d, const struct rs_block *b)
     uint32_t all = (1u << d->rs.samples) - 1u;
     for (unsigned j = 0; j < 8; j++) {
         int64_t row[2] = {b->e[0] + (int64_t)j * b->step_y[0], b->e[1] + (int64_t)j * b->step_y[1]};
-        float py = (float)(b->y + (int)j) + 0.5f;
         for (unsigned i = 0; i < 8; i++) {
             unsigned l = j * 8 + i;
             struct vc_pixel_in *in = &d->pending[l];
@@ -505,13 +523,10 @@ static int shade_block(struct draw_ctx *d, const struct rs_block *b)
             in->y = (unsigned)b->y + j;
             in->sample = 0;
             in->coverage = all;
-            in->pos[0] = (float)(b->x + (int)i) + 0.5f;
-            in->pos[1] = py;
-            in->pos[2] = 0.0f;
-            in->pos[3] = 1.0f;
             double *ij = d->pending_ij[l][0];
             ij[0] = (double)(row[0] + (int64_t)i * b->step_x[0]) * b->inv_area;
             ij[1] = (double)(row[1] + (int64_t)i * b->step_x[1]) * b->inv_area;
+            pixel_pos(d, b->x + (int)i, b->y + (int)j, ij, in->pos);
             d->pending_ij[l][1][0] = d->pending_ij[l][2][0] = ij[0];
             d->pending_ij[l][1][1] = d->pending_ij[l][2][1] = ij[1];
         }
@@ -1006,6 +1021,7 @@ int vc_render_draw(struct vc_render *r, const struct vc_regs *regs, const struct
     d->batched = d->shading && render_shade_batched(r);
     d->batch = d->batched ? render_shade_batch(r) : NULL;
     d->quads = d->shading && !d->batched && render_shade_quads(r);
+    d->pos_zw = d->shading && render_shade_position_needed(r);
     d->baryc_needed = render_shade_baryc_needed(r);
     spi_link_init(&d->spi, regs);
     d->clip_cntl = vc_reg(regs, REG_PA_CL_CLIP_CNTL);

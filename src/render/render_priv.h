@@ -76,6 +76,8 @@ bool render_shade_quads(const struct vc_render *r);
  * out[] means nothing.  0, or -1 with err. */
 int render_shade_quad(struct vc_render *r, const struct vc_prim_inputs *prim, const struct vc_pixel_in in[4],
                       uint32_t helpers, struct vc_pixel_out out[4], struct vc_draw_err *err);
+/* Whether the pixel stage reads the position (SPI_PS_IN_CONTROL_0.POSITION_ENA). */
+bool render_shade_position_needed(const struct vc_render *r);
 /* Barycentric pairs (bit per enum vc_baryc) the pixel stage reads. */
 uint32_t render_shade_baryc_needed(const struct vc_render *r);
 /* Shade in[0 .. n-1] (n <= EG_PS_BATCH_MAX).  1: the batch ran them all and

@@ -479,6 +479,14 @@ bool render_shade_batched(const struct vc_render *r)
     return s && r->shaders.pixel == pixel && r->shaders.ctx == s && s->batch;
 }
 
+bool render_shade_position_needed(const struct vc_render *r)
+{
+    const struct shade *s = r->shade;
+    if (!s || r->shaders.pixel != pixel || r->shaders.ctx != s)
+        return true; /* another pixel stage may read it */
+    return s->pos_ena;
+}
+
 uint32_t render_shade_baryc_needed(const struct vc_render *r)
 {
     const struct shade *s = r->shade;
