@@ -36,6 +36,8 @@
 /* One vertex as the vertex stage leaves it. */
 struct vc_vertex_out {
     float pos[4];                                /* POS export 0: clip-space x, y, z, w */
+    float pos_extra[3][4];                       /* POS exports 1..3: the misc vector and the clip
+                                                  * distances, as PA_CL_VS_OUT_CNTL lays them out */
     uint32_t param_mask;                         /* bit n: PARAM export n written */
     float param[VC_RENDER_MAX_PARAMS][4];        /* PARAM exports */
 };
