@@ -17,7 +17,8 @@
 #include "render_priv.h"
 
 #define VERTEX_CACHE 256       /* vertex-shader results by invocation (> the reuse depth) */
-#define CLIP_MAX_VERTS 12      /* a triangle clipped by up to 7 planes */
+#define CLIP_MAX_PLANES 14     /* 8 clip distances and 6 user clip planes */
+#define CLIP_MAX_VERTS 24      /* a triangle clipped by up to 7 + 14 planes */
 #define CLIP_W_EPSILON 1e-6f   /* the w > 0 plane, kept off zero */
 
 /* Cedar's memory facts (the kernel's RADEON_INFO_TILING_CONFIG: 2 pipes,
@@ -36,6 +37,15 @@ struct cache_entry {
 struct clip_vertex {
     float pos[4];
     double w[3];
+    float dist[CLIP_MAX_PLANES];   /* the draw's clip planes' distances (draw_ctx.plane) */
+};
+
+/* A clip plane besides the frustum's: a clip distance the vertex shader
+ * exports (POS export `slot`, component `comp`), or a user clip plane
+ * (slot 0: the coefficients ucp against the clip-space position). */
+struct clip_plane_src {
+    unsigned slot, comp;
+    float ucp[4];
 };
 
 struct draw_ctx {
@@ -57,10 +67,13 @@ struct draw_ctx {
     double z0, zx0, zy0, zdx, zdy;
     uint32_t clip_cntl;
     float gb_x, gb_y;
+    struct clip_plane_src plane[CLIP_MAX_PLANES];
+    unsigned nplanes;
     struct cache_entry *cache;
     /* the primitive being rasterised */
     struct vc_prim_inputs prim;
-    double m[3][3];            /* sub-triangle vertex k -> original weights */
+    double m[3][3];            /* sub-triangle vertex k -> original weights (clip space) */
+    double ms[3][3];           /* the same in screen space (sub_weights_set) */
     bool m_identity;
     float sub_inv_w[3];
     float prim_inv_w[3];
@@ -120,6 +133,14 @@ void vc_render_get_stats(const struct vc_render *r, struct vc_render_stats *out)
     *out = r->stats;
 }
 
+static float reg_float(const struct vc_regs *regs, uint32_t off)
+{
+    uint32_t u = vc_reg(regs, off);
+    float f;
+    memcpy(&f, &u, 4);
+    return f;
+}
+
 /* ---- vertices ----------------------------------------------------------------- */
 
 /* The result of the shader invocation `inv` for vertex `index`: run when the
@@ -154,17 +175,37 @@ static void to_original(const struct draw_ctx *d, const double sub[3], double or
         orig[c] = sub[0] * d->m[0][c] + sub[1] * d->m[1][c] + sub[2] * d->m[2][c];
 }
 
+/* After m: the screen-space weights of the original primitive at each
+ * sub-triangle vertex, ms.  A clipped vertex's m are clip-space weights
+ * b_k (the clipper interpolates in clip space); on the screen its weights
+ * are b_k w_k normalized (its window position is sum(b_k (x_k, y_k)) /
+ * sum(b_k w_k)); the noperspective inputs are linear in those. */
+static void sub_weights_set(struct draw_ctx *d)
+{
+    for (int c = 0; c < 3; c++) {
+        double s[3], sum = 0.0;
+        for (int k = 0; k < 3; k++) {
+            s[k] = d->m[c][k] / d->prim_inv_w[k];
+            sum += s[k];
+        }
+        for (int k = 0; k < 3; k++)
+            d->ms[c][k] = sum != 0.0 && isfinite(sum) ? s[k] / sum : d->m[c][k];
+    }
+}
+
 /* Screen-space weights of the sub-triangle at a point -> the perspective and
  * linear (i, j) of the original primitive. */
 static void weights_at(const struct draw_ctx *d, const double ij[2], float persp[2], float linear[2])
 {
     double sub[3] = {1.0 - ij[0] - ij[1], ij[0], ij[1]};
     double lin[3];
-    to_original(d, sub, lin);
     if (d->m_identity) {
+        to_original(d, sub, lin);
         spi_weights(&d->spi, lin, d->prim_inv_w, persp, linear);
         return;
     }
+    for (int c = 0; c < 3; c++)
+        lin[c] = sub[0] * d->ms[0][c] + sub[1] * d->ms[1][c] + sub[2] * d->ms[2][c];
     /* perspective-correct in the sub-triangle, then mapped */
     float dummy[2];
     float sp[2];
@@ -734,16 +775,22 @@ static void setup_threads(struct draw_ctx *d)
     d->nthreads = n;
 }
 
-/* Clip polygon against one plane: dist(v) >= 0 keeps. */
+/* Clip polygon against one plane: dist(v) >= 0 keeps; plane >= 0: the
+ * draw's clip plane `plane` (the distances the vertices carry), else the
+ * frustum plane axis / sign / scale or w > 0. */
 static unsigned clip_plane(const struct clip_vertex *in, unsigned n, struct clip_vertex *out, int axis, float sign,
-                           float scale, bool w_plane)
+                           float scale, bool w_plane, int plane, unsigned nplanes)
 {
     unsigned m = 0;
     for (unsigned i = 0; i < n; i++) {
         const struct clip_vertex *a = &in[i], *b = &in[(i + 1) % n];
-        float da = w_plane ? a->pos[3] - CLIP_W_EPSILON : scale * a->pos[3] + sign * a->pos[axis];
-        float db = w_plane ? b->pos[3] - CLIP_W_EPSILON : scale * b->pos[3] + sign * b->pos[axis];
-        if (da >= 0)
+        float da = plane >= 0 ? a->dist[plane]
+                   : w_plane  ? a->pos[3] - CLIP_W_EPSILON
+                              : scale * a->pos[3] + sign * a->pos[axis];
+        float db = plane >= 0 ? b->dist[plane]
+                   : w_plane  ? b->pos[3] - CLIP_W_EPSILON
+                              : scale * b->pos[3] + sign * b->pos[axis];
+        if (da >= 0 && m < CLIP_MAX_VERTS)
             out[m++] = *a;
         if ((da >= 0) != (db >= 0) && m < CLIP_MAX_VERTS) {
             float t = da / (da - db);
@@ -752,9 +799,60 @@ static unsigned clip_plane(const struct clip_vertex *in, unsigned n, struct clip
                 c->pos[k] = a->pos[k] + t * (b->pos[k] - a->pos[k]);
             for (int k = 0; k < 3; k++)
                 c->w[k] = a->w[k] + t * (b->w[k] - a->w[k]);
+            for (unsigned k = 0; k < nplanes; k++)
+                c->dist[k] = a->dist[k] + t * (b->dist[k] - a->dist[k]);
         }
     }
     return m;
+}
+
+/* The distance of vertex v to the draw's clip plane k. */
+static float plane_dist(const struct draw_ctx *d, unsigned k, const struct vc_vertex_out *v)
+{
+    const struct clip_plane_src *p = &d->plane[k];
+    if (p->slot)
+        return v->pos_extra[p->slot - 1][p->comp];
+    return p->ucp[0] * v->pos[0] + p->ucp[1] * v->pos[1] + p->ucp[2] * v->pos[2] + p->ucp[3] * v->pos[3];
+}
+
+/* The clip planes besides the frustum's (OpenGL 4.6 13.7: a primitive is
+ * kept where every enabled distance is >= 0): the clip distances
+ * PA_CL_VS_OUT_CNTL.CLIP_DIST_ENA_n enables, n in the vertex shader's
+ * CCDIST0 (0..3) and CCDIST1 (4..7) position exports, which follow the
+ * position and the misc vector in the order of their VS_OUT_*_VEC_ENA
+ * (Mesa r600 sfn_shader_vs.cpp: clip distances from POS export 1 when no
+ * misc vector is written; gl_ClipVertex becomes clip distances there too);
+ * and the user clip planes PA_CL_CLIP_CNTL.UCP_ENA_n enables, each
+ * PA_CL_UCP<n>_X..W dotted with the clip-space position (Mesa enables
+ * those only when the shader writes no clip distance). */
+static void clip_planes_init(struct draw_ctx *d, const struct vc_regs *regs)
+{
+    uint32_t out = vc_reg(regs, REG_PA_CL_VS_OUT_CNTL);
+    unsigned slot = 1 + (G_PA_CL_VS_OUT_CNTL__VS_OUT_MISC_VEC_ENA(out) ? 1 : 0);
+    unsigned vec_slot[2] = {0, 0};
+    if (G_PA_CL_VS_OUT_CNTL__VS_OUT_CCDIST0_VEC_ENA(out))
+        vec_slot[0] = slot++;
+    if (G_PA_CL_VS_OUT_CNTL__VS_OUT_CCDIST1_VEC_ENA(out) && slot < 4)
+        vec_slot[1] = slot++;
+    d->nplanes = 0;
+    for (unsigned n = 0; n < 8; n++)
+        if (((out >> n) & 1u) && vec_slot[n / 4])
+            d->plane[d->nplanes++] = (struct clip_plane_src){vec_slot[n / 4], n % 4, {0, 0, 0, 0}};
+    for (unsigned n = 0; n < 6; n++)
+        if ((d->clip_cntl >> n) & 1u)
+            d->plane[d->nplanes++] = (struct clip_plane_src){0, 0, {reg_float(regs, REG_PA_CL_UCP_X(n)),
+                                                                    reg_float(regs, REG_PA_CL_UCP_Y(n)),
+                                                                    reg_float(regs, REG_PA_CL_UCP_Z(n)),
+                                                                    reg_float(regs, REG_PA_CL_UCP_W(n))}};
+}
+
+/* A vertex outside one of the draw's clip planes. */
+static bool outside_planes(const struct draw_ctx *d, const struct vc_vertex_out *v)
+{
+    for (unsigned k = 0; k < d->nplanes; k++)
+        if (!(plane_dist(d, k, v) >= 0))
+            return true;
+    return false;
 }
 
 static bool needs_clip(const struct draw_ctx *d, const float p[4])
@@ -774,8 +872,12 @@ static bool needs_clip(const struct draw_ctx *d, const float p[4])
 
 static bool triangle_needs_clip(const struct draw_ctx *d, const struct vc_vertex_out *const vo[3])
 {
-    return !G_PA_CL_CLIP_CNTL__CLIP_DISABLE(d->clip_cntl) &&
-           (needs_clip(d, vo[0]->pos) || needs_clip(d, vo[1]->pos) || needs_clip(d, vo[2]->pos));
+    if (G_PA_CL_CLIP_CNTL__CLIP_DISABLE(d->clip_cntl))
+        return false;
+    for (int k = 0; k < 3; k++)
+        if (needs_clip(d, vo[k]->pos) || (d->nplanes && outside_planes(d, vo[k])))
+            return true;
+    return false;
 }
 
 static int draw_triangle(struct draw_ctx *d, const struct vc_vertex_out *const vo[3])
@@ -799,20 +901,26 @@ static int draw_triangle(struct draw_ctx *d, const struct vc_vertex_out *const v
         memcpy(a[k].pos, p[k], sizeof a[k].pos);
         a[k].w[0] = a[k].w[1] = a[k].w[2] = 0.0;
         a[k].w[k] = 1.0;
+        for (unsigned j = 0; j < d->nplanes; j++)
+            a[k].dist[j] = plane_dist(d, j, vo[k]);
     }
-    n = clip_plane(a, n, b, 3, 0, 0, true);
-    n = clip_plane(b, n, a, 0, -1.0f, d->gb_x, false);
-    n = clip_plane(a, n, b, 0, 1.0f, d->gb_x, false);
-    n = clip_plane(b, n, a, 1, -1.0f, d->gb_y, false);
-    n = clip_plane(a, n, b, 1, 1.0f, d->gb_y, false);
+    n = clip_plane(a, n, b, 3, 0, 0, true, -1, d->nplanes);
+    n = clip_plane(b, n, a, 0, -1.0f, d->gb_x, false, -1, d->nplanes);
+    n = clip_plane(a, n, b, 0, 1.0f, d->gb_x, false, -1, d->nplanes);
+    n = clip_plane(b, n, a, 1, -1.0f, d->gb_y, false, -1, d->nplanes);
+    n = clip_plane(a, n, b, 1, 1.0f, d->gb_y, false, -1, d->nplanes);
     struct clip_vertex *poly = b;
     if (!G_PA_CL_CLIP_CNTL__ZCLIP_FAR_DISABLE(d->clip_cntl)) {
-        n = clip_plane(poly, n, poly == a ? b : a, 2, -1.0f, 1.0f, false);
+        n = clip_plane(poly, n, poly == a ? b : a, 2, -1.0f, 1.0f, false, -1, d->nplanes);
         poly = poly == a ? b : a;
     }
     if (!G_PA_CL_CLIP_CNTL__ZCLIP_NEAR_DISABLE(d->clip_cntl)) {
         float s = G_PA_CL_CLIP_CNTL__DX_CLIP_SPACE_DEF(d->clip_cntl) ? 0.0f : 1.0f;
-        n = clip_plane(poly, n, poly == a ? b : a, 2, 1.0f, s, false);
+        n = clip_plane(poly, n, poly == a ? b : a, 2, 1.0f, s, false, -1, d->nplanes);
+        poly = poly == a ? b : a;
+    }
+    for (unsigned j = 0; j < d->nplanes; j++) {
+        n = clip_plane(poly, n, poly == a ? b : a, 0, 0, 0, false, (int)j, d->nplanes);
         poly = poly == a ? b : a;
     }
     if (n < 3)
@@ -831,6 +939,7 @@ static int draw_triangle(struct draw_ctx *d, const struct vc_vertex_out *const v
             memcpy(d->m[c], poly[idx[c]].w, sizeof d->m[c]);
             d->sub_inv_w[c] = rv[idx[c]].inv_w;
         }
+        sub_weights_set(d);
         if (raster_sub(d, v))
             return -1;
     }
@@ -873,6 +982,7 @@ static int draw_quad(struct draw_ctx *d, const struct rs_vertex c[4], const doub
             memcpy(d->m[k], wc[tris[t][k]], sizeof d->m[k]);
             d->sub_inv_w[k] = v[k].inv_w;
         }
+        sub_weights_set(d);
         if (raster_sub(d, v))
             return -1;
     }
@@ -928,10 +1038,35 @@ static int on_prim(void *ctx, enum vgt_prim_kind kind, const uint32_t *idx, cons
         return draw_quad(d, c, wc);
     }
 
-    struct rs_vertex w[2];
-    for (unsigned k = 0; k < (kind == VGT_LINE ? 2u : 1u); k++)
-        if (rs_vertex_setup(&d->rs, vo[k]->pos, &w[k]))
+    /* the clip planes: a point outside one is dropped, a line cut to the
+     * part inside all (t0..t1 of it, interpolated in clip space) */
+    double t0 = 0.0, t1 = 1.0;
+    if (d->nplanes && !G_PA_CL_CLIP_CNTL__CLIP_DISABLE(d->clip_cntl)) {
+        if (kind == VGT_POINT && outside_planes(d, vo[0]))
             return 0;
+        for (unsigned j = 0; kind == VGT_LINE && j < d->nplanes; j++) {
+            double d0 = plane_dist(d, j, vo[0]), d1 = plane_dist(d, j, vo[1]);
+            if (!(d0 >= 0) && !(d1 >= 0))
+                return 0;
+            if (!(d0 >= 0))
+                t0 = fmax(t0, d0 / (d0 - d1));
+            else if (!(d1 >= 0))
+                t1 = fmin(t1, d0 / (d0 - d1));
+        }
+        if (t0 > t1)
+            return 0;
+    }
+    struct rs_vertex w[2];
+    for (unsigned k = 0; k < (kind == VGT_LINE ? 2u : 1u); k++) {
+        float p[4];
+        double t = k ? t1 : t0;
+        for (int c = 0; c < 4; c++)
+            p[c] = kind == VGT_LINE && (t0 > 0.0 || t1 < 1.0)
+                       ? (float)(vo[0]->pos[c] + t * ((double)vo[1]->pos[c] - vo[0]->pos[c]))
+                       : vo[k]->pos[c];
+        if (rs_vertex_setup(&d->rs, p, &w[k]))
+            return 0;
+    }
     spi_prim_inputs(&d->spi, vo, kind == VGT_LINE ? 2 : 1, true, &d->prim);
     struct rs_vertex c[4];
     /* Point size and line width are read by the PA only for points and
@@ -946,6 +1081,7 @@ static int on_prim(void *ctx, enum vgt_prim_kind kind, const uint32_t *idx, cons
             c[k].y += (k & 2) ? hy : -hy;
         }
         const double wc[4][3] = {{1, 0, 0}, {1, 0, 0}, {1, 0, 0}, {1, 0, 0}};
+        d->prim_inv_w[0] = d->prim_inv_w[1] = d->prim_inv_w[2] = w[0].inv_w;
         return draw_quad(d, c, wc);
     }
     /* Line: widened along its minor axis by the half width. */
@@ -960,21 +1096,14 @@ static int on_prim(void *ctx, enum vgt_prim_kind kind, const uint32_t *idx, cons
         else
             c[k].x += off;
     }
-    const double wc[4][3] = {{1, 0, 0}, {1, 0, 0}, {0, 1, 0}, {0, 1, 0}};
+    const double wc[4][3] = {{1 - t0, t0, 0}, {1 - t0, t0, 0}, {1 - t1, t1, 0}, {1 - t1, t1, 0}};
     for (int k = 0; k < 3; k++)
-        d->prim_inv_w[k] = w[k < 2 ? k : 1].inv_w;
+        d->prim_inv_w[k] = G_PA_CL_VTE_CNTL__VTX_W0_FMT(d->rs.vte) ? 1.0f / vo[k < 2 ? k : 1]->pos[3]
+                                                                   : vo[k < 2 ? k : 1]->pos[3];
     return draw_quad(d, c, wc);
 }
 
 /* ---- the draw ----------------------------------------------------------------------- */
-
-static float reg_float(const struct vc_regs *regs, uint32_t off)
-{
-    uint32_t u = vc_reg(regs, off);
-    float f;
-    memcpy(&f, &u, 4);
-    return f;
-}
 
 int vc_render_draw(struct vc_render *r, const struct vc_regs *regs, const struct vc_mem *mem,
                    const struct vc_draw *draw, struct vc_draw_err *err)
@@ -1025,6 +1154,7 @@ int vc_render_draw(struct vc_render *r, const struct vc_regs *regs, const struct
     d->baryc_needed = render_shade_baryc_needed(r);
     spi_link_init(&d->spi, regs);
     d->clip_cntl = vc_reg(regs, REG_PA_CL_CLIP_CNTL);
+    clip_planes_init(d, regs);
     d->gb_x = reg_float(regs, REG_PA_CL_GB_HORZ_CLIP_ADJ);
     d->gb_y = reg_float(regs, REG_PA_CL_GB_VERT_CLIP_ADJ);
     if (!(d->gb_x >= 1.0f))

@@ -404,6 +404,9 @@ static int vertex(void *ctx, const struct vc_regs *regs, const struct vc_mem *me
     if (!(o.pos_mask & 1u))
         return rs_fail(err, "render: shader VS exported no position 0 for vertex %u", index);
     memcpy(out->pos, o.pos[0].f, sizeof out->pos);
+    for (unsigned k = 1; k < 4; k++)
+        if ((o.pos_mask >> k) & 1u)
+            memcpy(out->pos_extra[k - 1], o.pos[k].f, sizeof out->pos_extra[k - 1]);
     out->param_mask = o.param_mask;
     for (unsigned n = 0; n < VC_RENDER_MAX_PARAMS; n++)
         if ((o.param_mask >> n) & 1u)
