@@ -11,8 +11,10 @@
  * weights of a clipped triangle's pixels are those of the original
  * triangle: the noperspective (linear) ones the window-space barycentrics
  * of the pixel centre in the original triangle, the perspective ones those
- * divided by w and normalized (13.6), both computed here from the window
- * positions (within 5e-4: the rasteriser snaps the clipped vertices to
+ * divided by w and normalized (13.6), and the position the pixel stage
+ * gets (gl_FragCoord: the centre, the window z linear on the screen, the
+ * clip w, whose reciprocal is linear on the screen), all computed here
+ * from the window positions (within 5e-4, w relative to its range 1..4: the rasteriser snaps the clipped vertices to
  * 1/256 pixel, which moves a weight by up to about 1e-4 in this triangle).
  * Checked by hand when this was written: taking a clipped vertex's
  * clip-space weights as its window weights (the clipper's old linear
@@ -41,7 +43,7 @@ struct rig {
     float extra[4][3][4];          /* the vertices' POS exports 1..3 */
     unsigned nverts;
     bool hit[H][W];
-    float lin[H][W][2], persp[H][W][2];
+    float lin[H][W][2], persp[H][W][2], frag[H][W][4];
 };
 
 static void *no_mem(void *ctx, uint64_t addr, uint64_t len)
@@ -74,6 +76,7 @@ static int stand_in_pixel(void *ctx, const struct vc_regs *regs, const struct vc
         g->hit[in->y][in->x] = true;
         memcpy(g->lin[in->y][in->x], in->ij[VC_BARYC_LINEAR_CENTER], sizeof g->lin[0][0]);
         memcpy(g->persp[in->y][in->x], in->ij[VC_BARYC_PERSP_CENTER], sizeof g->persp[0][0]);
+        memcpy(g->frag[in->y][in->x], in->pos, sizeof g->frag[0][0]);
     }
     return 0;
 }
@@ -240,7 +243,7 @@ static void bary(const double a[2], const double b[2], const double c[2], double
     out[0] = 1.0 - out[1] - out[2];
 }
 
-static void clipped_triangle_weights(void **state)
+static void clipped_triangle_inputs(void **state)
 {
     (void)state;
     struct rig g;
@@ -248,10 +251,10 @@ static void clipped_triangle_weights(void **state)
     /* vertices at w 1, 2 and 4 (clip x, y scaled by w), cut by the
      * distance NDC x >= -0.25 */
     const float ndc[3][2] = {{-0.9f, -0.9f}, {0.9f, -0.5f}, {-0.6f, 0.9f}};
-    const float w[3] = {1.0f, 2.0f, 4.0f};
+    const float w[3] = {1.0f, 2.0f, 4.0f}, zndc[3] = {0.25f, -0.5f, 0.75f};
     double win[3][2];
     for (int k = 0; k < 3; k++) {
-        float v[4] = {ndc[k][0] * w[k], ndc[k][1] * w[k], 0.0f, w[k]};
+        float v[4] = {ndc[k][0] * w[k], ndc[k][1] * w[k], zndc[k] * w[k], w[k]};
         memcpy(g.pos[k], v, sizeof v);
         /* a clip distance linear in clip space: x + 0.25 w (= w (x_ndc + 1/4)) */
         g.extra[k][0][0] = v[0] + 0.25f * v[3];
@@ -285,13 +288,20 @@ static void clipped_triangle_weights(void **state)
                 s += q[k] = b[k] / w[k];
             double e = fmax(fmax(fabs(g.lin[y][x][0] - b[1]), fabs(g.lin[y][x][1] - b[2])),
                             fmax(fabs(g.persp[y][x][0] - q[1] / s), fabs(g.persp[y][x][1] - q[2] / s)));
+            /* the position: window z (0.5 z_ndc + 0.5) linear on the
+             * screen, and w = 1 / (the screen-linear 1 / w) */
+            double z = 0, inv_w = s;
+            for (int k = 0; k < 3; k++)
+                z += b[k] * (0.5 * zndc[k] + 0.5);
+            e = fmax(e, fmax(fabs(g.frag[y][x][2] - z), fabs(g.frag[y][x][3] - 1.0 / inv_w) / 4.0));
+            e = fmax(e, fmax(fabs(g.frag[y][x][0] - (x + 0.5)), fabs(g.frag[y][x][1] - (y + 0.5))));
             worst = fmax(worst, e);
             if (e > 5e-4 && bad++ < 3)
                 print_error("pixel (%d, %d): linear (%g, %g) want (%g, %g), perspective (%g, %g) want (%g, %g)\n", x,
                             y, (double)g.lin[y][x][0], (double)g.lin[y][x][1], b[1], b[2],
                             (double)g.persp[y][x][0], (double)g.persp[y][x][1], q[1] / s, q[2] / s);
         }
-    printf("  %u pixels of the clipped triangle, weights within %.2g of the GL rule\n", pixels, worst);
+    printf("  %u pixels of the clipped triangle, weights and position within %.2g of the GL rule\n", pixels, worst);
     assert_int_equal(bad, 0);
     assert_true(pixels > 300);
     rig_free(&g);
@@ -301,7 +311,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(clip_distances_and_user_planes),
-        cmocka_unit_test(clipped_triangle_weights),
+        cmocka_unit_test(clipped_triangle_inputs),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
