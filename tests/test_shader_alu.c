@@ -2,7 +2,9 @@
  * shader (operands as literals, result exported) and is compared with C's
  * float / integer arithmetic over many values, edge cases included, under the
  * rules src/shader/alu_ops.c documents (legacy MUL: 0 * anything = 0, RECIP
- * of 0, NaN in MAX/MIN ...).  Also PV/PS forwarding, the read-before-write
+ * of 0, NaN in MAX/MIN, denormal sources and results of the arithmetic ops
+ * flushed to a zero of their sign (ALLOW_SINGLE_DENORM_IN / _OUT off) while
+ * moves, selects and comparisons keep them ...).  Also PV/PS forwarding, the read-before-write
  * order inside a group, and literal slots. */
 #include <float.h>
 #include <math.h>
@@ -69,15 +71,21 @@ static float legacy_mul(float a, float b)
     return (a == 0.0f || b == 0.0f) ? 0.0f : a * b;
 }
 
+/* A denormal as a zero of its sign (the flushing ops' sources and results). */
+static float ftz(float v)
+{
+    return fpclassify(v) == FP_SUBNORMAL ? copysignf(0.0f, v) : v;
+}
+
 static void float_binary_ops(void **state)
 {
     (void)state;
     for (size_t i = 0; i < NF; i++)
         for (size_t j = 0; j < NF; j++) {
-            float a = fvals[i], b = fvals[j];
-            same("ADD", a, b, run_op(false, V_SQ_ALU_OP2__ADD, fu(a), fu(b), 0, false), a + b);
-            same("MUL", a, b, run_op(false, V_SQ_ALU_OP2__MUL, fu(a), fu(b), 0, false), legacy_mul(a, b));
-            same("MUL_IEEE", a, b, run_op(false, V_SQ_ALU_OP2__MUL_IEEE, fu(a), fu(b), 0, false), a * b);
+            float a = fvals[i], b = fvals[j], za = ftz(a), zb = ftz(b);
+            same("ADD", a, b, run_op(false, V_SQ_ALU_OP2__ADD, fu(a), fu(b), 0, false), ftz(za + zb));
+            same("MUL", a, b, run_op(false, V_SQ_ALU_OP2__MUL, fu(a), fu(b), 0, false), ftz(legacy_mul(za, zb)));
+            same("MUL_IEEE", a, b, run_op(false, V_SQ_ALU_OP2__MUL_IEEE, fu(a), fu(b), 0, false), ftz(za * zb));
             same("MAX", a, b, run_op(false, V_SQ_ALU_OP2__MAX, fu(a), fu(b), 0, false), a >= b ? a : b);
             same("MIN", a, b, run_op(false, V_SQ_ALU_OP2__MIN, fu(a), fu(b), 0, false), a < b ? a : b);
             same("MAX_DX10", a, b, run_op(false, V_SQ_ALU_OP2__MAX_DX10, fu(a), fu(b), 0, false), isnan(a) ? b : isnan(b) ? a : a >= b ? a : b);
@@ -85,15 +93,26 @@ static void float_binary_ops(void **state)
             same("SETNE", a, b, run_op(false, V_SQ_ALU_OP2__SETNE, fu(a), fu(b), 0, false), a != b ? 1.0f : 0.0f);
             assert_int_equal(run_op(false, V_SQ_ALU_OP2__SETGE_DX10, fu(a), fu(b), 0, false), a >= b ? 0xFFFFFFFFu : 0);
             same("MULADD", a, b, run_op(true, V_SQ_ALU_OP3__MULADD, fu(a), fu(b), fu(1.5f), false),
-                 legacy_mul(a, b) + 1.5f);
+                 ftz(legacy_mul(za, zb) + 1.5f));
             same("MULADD_IEEE", a, b, run_op(true, V_SQ_ALU_OP3__MULADD_IEEE, fu(a), fu(b), fu(1.5f), false),
-                 a * b + 1.5f);
+                 ftz(za * zb + 1.5f));
             same("CNDGT", a, b, run_op(true, V_SQ_ALU_OP3__CNDGT, fu(a), fu(b), fu(7.0f), false), a > 0 ? b : 7.0f);
         }
     /* the documented edge cases, spelled out */
     assert_int_equal(run_op(false, V_SQ_ALU_OP2__MUL, fu(0.0f), fu(INFINITY), 0, false), fu(0.0f));
     assert_true(isnan(uf(run_op(false, V_SQ_ALU_OP2__MUL_IEEE, fu(0.0f), fu(INFINITY), 0, false))));
     assert_int_equal(run_op(false, V_SQ_ALU_OP2__MUL, fu(NAN), fu(0.0f), 0, false), fu(0.0f));
+    /* denormals: 2^-70 squared is 2^-140 (a denormal) -> 0 of the product's
+     * sign; a denormal source is 0 (2^-140 * 2^100 is 0, not 2^-40); moves
+     * and selects keep the bits */
+    assert_int_equal(run_op(false, V_SQ_ALU_OP2__MUL, fu(0x1p-70f), fu(0x1p-70f), 0, false), fu(0.0f));
+    assert_int_equal(run_op(false, V_SQ_ALU_OP2__MUL_IEEE, fu(-0x1p-70f), fu(0x1p-70f), 0, false), fu(-0.0f));
+    assert_int_equal(run_op(false, V_SQ_ALU_OP2__MUL_IEEE, fu(0x1p-140f), fu(0x1p100f), 0, false), fu(0.0f));
+    assert_int_equal(run_op(false, V_SQ_ALU_OP2__ADD, fu(0x1p-140f), fu(FLT_MIN), 0, false), fu(FLT_MIN));
+    assert_int_equal(run_op(true, V_SQ_ALU_OP3__MULADD, fu(0x1p-70f), fu(0x1p-70f), fu(0x1p-140f), false), fu(0.0f));
+    assert_int_equal(run_op(false, V_SQ_ALU_OP2__MOV, fu(0x1p-140f), 0, 0, false), fu(0x1p-140f));
+    assert_int_equal(run_op(false, V_SQ_ALU_OP2__MAX, fu(-0x1p-140f), fu(-1.0f), 0, false), fu(-0x1p-140f));
+    assert_int_equal(run_op(false, V_SQ_ALU_OP2__SETGT_DX10, fu(0x1p-140f), fu(0.0f), 0, false), 0xFFFFFFFFu);
 }
 
 static void float_unary_ops(void **state)
@@ -102,20 +121,22 @@ static void float_unary_ops(void **state)
     for (size_t i = 0; i < NF; i++) {
         float a = fvals[i];
         same("MOV", a, 0, run_op(false, V_SQ_ALU_OP2__MOV, fu(a), 0, 0, false), a);
-        same("FRACT", a, 0, run_op(false, V_SQ_ALU_OP2__FRACT, fu(a), 0, 0, false), a - floorf(a));
+        float za = ftz(a);
+        same("FRACT", a, 0, run_op(false, V_SQ_ALU_OP2__FRACT, fu(a), 0, 0, false), ftz(za - floorf(za)));
         same("FLOOR", a, 0, run_op(false, V_SQ_ALU_OP2__FLOOR, fu(a), 0, 0, false), floorf(a));
         same("CEIL", a, 0, run_op(false, V_SQ_ALU_OP2__CEIL, fu(a), 0, 0, false), ceilf(a));
         same("TRUNC", a, 0, run_op(false, V_SQ_ALU_OP2__TRUNC, fu(a), 0, 0, false), truncf(a));
         same("RNDNE", a, 0, run_op(false, V_SQ_ALU_OP2__RNDNE, fu(a), 0, 0, false), nearbyintf(a));
-        same("RECIP_IEEE", a, 0, run_op(false, V_SQ_ALU_OP2__RECIP_IEEE, fu(a), 0, 0, true), 1.0f / a);
-        float rc = 1.0f / a;
+        same("RECIP_IEEE", a, 0, run_op(false, V_SQ_ALU_OP2__RECIP_IEEE, fu(a), 0, 0, true), ftz(1.0f / za));
+        float rc = ftz(1.0f / za);
         if (isinf(rc))
             rc = rc > 0 ? FLT_MAX : -FLT_MAX;
         same("RECIP_CLAMPED", a, 0, run_op(false, V_SQ_ALU_OP2__RECIP_CLAMPED, fu(a), 0, 0, true), rc);
-        same("RECIPSQRT_IEEE", a, 0, run_op(false, V_SQ_ALU_OP2__RECIPSQRT_IEEE, fu(a), 0, 0, true), 1.0f / sqrtf(a));
-        same("SQRT_IEEE", a, 0, run_op(false, V_SQ_ALU_OP2__SQRT_IEEE, fu(a), 0, 0, true), sqrtf(a));
-        same("EXP_IEEE", a, 0, run_op(false, V_SQ_ALU_OP2__EXP_IEEE, fu(a), 0, 0, true), exp2f(a));
-        same("LOG_IEEE", a, 0, run_op(false, V_SQ_ALU_OP2__LOG_IEEE, fu(a), 0, 0, true), log2f(a));
+        same("RECIPSQRT_IEEE", a, 0, run_op(false, V_SQ_ALU_OP2__RECIPSQRT_IEEE, fu(a), 0, 0, true),
+             ftz(1.0f / sqrtf(za)));
+        same("SQRT_IEEE", a, 0, run_op(false, V_SQ_ALU_OP2__SQRT_IEEE, fu(a), 0, 0, true), ftz(sqrtf(za)));
+        same("EXP_IEEE", a, 0, run_op(false, V_SQ_ALU_OP2__EXP_IEEE, fu(a), 0, 0, true), ftz(exp2f(za)));
+        same("LOG_IEEE", a, 0, run_op(false, V_SQ_ALU_OP2__LOG_IEEE, fu(a), 0, 0, true), ftz(log2f(za)));
     }
     assert_int_equal(run_op(false, V_SQ_ALU_OP2__RECIP_IEEE, fu(0.0f), 0, 0, true), fu(INFINITY));
     assert_int_equal(run_op(false, V_SQ_ALU_OP2__RECIP_IEEE, fu(-0.0f), 0, 0, true), fu(-INFINITY));

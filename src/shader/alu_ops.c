@@ -35,7 +35,15 @@
  *    no mode), gives the half in bits 0..15 and zeros above; Inf and NaN stay
  *    Inf and (quiet) NaN, overflow gives Inf.  FLT16_TO_FLT32 reads bits
  *    0..15 only (Mesa's unpackHalf2x16 feeds it the whole word for x).
- *  - Denormals are kept (the hardware's flushing is not modelled); NaN
+ *  - Denormals: the arithmetic ops (ADD, the MULs, MULADDs and FMA, DOT4 /
+ *    DOT4_IEEE / DOT / DOT_IEEE, EXP, LOG, RECIP*, RECIPSQRT*, SQRT, SIN,
+ *    COS, FRACT) read a denormal source as a zero of its sign and give
+ *    such a zero for a denormal result: the SQ_PGM_RESOURCES_2_* bits
+ *    ALLOW_SINGLE_DENORM_IN / _OUT are 0 as Mesa programs them
+ *    (evergreen_state.c writes only SINGLE_ROUND there; evergreend.h
+ *    defines the bits).  Moves, selects (MAX, MIN, CND*), comparisons and
+ *    conversions pass bits as they are (Mesa moves integers with MOV).
+ *    The ALLOW bits themselves are not read (always 0 here).  NaN
  *    payloads are whatever the host's arithmetic produces.
  *
  * Integer rules:
@@ -279,7 +287,58 @@ static int eval_op3(unsigned op, const uint32_t s[3], uint32_t *r, struct alu_ef
     }
 }
 
+static uint32_t flush_denorm(uint32_t u)
+{
+    return (u & 0x7F800000u) == 0 ? u & 0x80000000u : u;
+}
+
+/* The ops that flush denormal sources and results (see the top). */
+static bool flushes(bool op3, unsigned op)
+{
+    if (op3)
+        return op == V_SQ_ALU_OP3__MULADD || op == V_SQ_ALU_OP3__MULADD_M2 || op == V_SQ_ALU_OP3__MULADD_M4 ||
+               op == V_SQ_ALU_OP3__MULADD_D2 || op == V_SQ_ALU_OP3__MULADD_IEEE || op == V_SQ_ALU_OP3__FMA;
+    switch (op) {
+    case V_SQ_ALU_OP2__ADD: case V_SQ_ALU_OP2__MUL: case V_SQ_ALU_OP2__MUL_IEEE: case V_SQ_ALU_OP2__FRACT:
+    case V_SQ_ALU_OP2__EXP_IEEE: case V_SQ_ALU_OP2__LOG_CLAMPED: case V_SQ_ALU_OP2__LOG_IEEE:
+    case V_SQ_ALU_OP2__RECIP_CLAMPED: case V_SQ_ALU_OP2__RECIP_FF: case V_SQ_ALU_OP2__RECIP_IEEE:
+    case V_SQ_ALU_OP2__RECIPSQRT_CLAMPED: case V_SQ_ALU_OP2__RECIPSQRT_FF: case V_SQ_ALU_OP2__RECIPSQRT_IEEE:
+    case V_SQ_ALU_OP2__SQRT_IEEE: case V_SQ_ALU_OP2__SIN: case V_SQ_ALU_OP2__COS:
+        return true;
+    default:
+        return false;
+    }
+}
+
+static int eval(bool op3, unsigned op, const uint32_t s[3], uint32_t *r, struct alu_effects *fx);
+
 int eg_alu_eval(bool op3, unsigned op, const uint32_t s[3], uint32_t *r, struct alu_effects *fx)
+{
+    if (!flushes(op3, op))
+        return eval(op3, op, s, r, fx);
+    const uint32_t f[3] = { flush_denorm(s[0]), flush_denorm(s[1]), flush_denorm(s[2]) };
+    int rc = eval(op3, op, f, r, fx);
+    if (rc == 0)
+        *r = flush_denorm(*r);
+    return rc;
+}
+
+uint32_t eg_alu_reduce4(unsigned op, const uint32_t a[4], const uint32_t b[4])
+{
+    float acc = op == V_SQ_ALU_OP2__MAX4 ? -INFINITY : 0.0f;
+    for (int k = 0; k < 4; k++) {
+        if (op == V_SQ_ALU_OP2__MAX4) {
+            float x = eg_u2f(a[k]);
+            acc = x >= acc ? x : acc;
+        } else {
+            float x = eg_u2f(flush_denorm(a[k])), y = eg_u2f(flush_denorm(b[k]));
+            acc += op == V_SQ_ALU_OP2__DOT4 ? eg_mul_legacy(x, y) : x * y;
+        }
+    }
+    return op == V_SQ_ALU_OP2__MAX4 ? eg_f2u(acc) : flush_denorm(eg_f2u(acc));
+}
+
+static int eval(bool op3, unsigned op, const uint32_t s[3], uint32_t *r, struct alu_effects *fx)
 {
     *fx = (struct alu_effects){ 0 };
     if (op3)
@@ -470,22 +529,16 @@ int eg_alu_eval_group(const struct eg_alu_group_slot slot[4], uint32_t result[4]
                 *why = "needs all four vector slots";
                 return -1;
             }
-        float a[4], b[4];
-        for (int k = 0; k < 4; k++)
-            a[k] = eg_u2f(slot[k].src[0]), b[k] = eg_u2f(slot[k].src[1]);
         if (op == V_SQ_ALU_OP2__CUBE) {
-            cube(a[2], a[3], a[0], result);
+            cube(eg_u2f(slot[2].src[0]), eg_u2f(slot[3].src[0]), eg_u2f(slot[0].src[0]), result);
             return 0;
         }
-        float acc = op == V_SQ_ALU_OP2__MAX4 ? -INFINITY : 0.0f;
-        for (int k = 0; k < 4; k++) {
-            if (op == V_SQ_ALU_OP2__MAX4)
-                acc = a[k] >= acc ? a[k] : acc;
-            else
-                acc += op == V_SQ_ALU_OP2__DOT4 ? eg_mul_legacy(a[k], b[k]) : a[k] * b[k];
-        }
+        uint32_t sa[4], sb[4];
         for (int k = 0; k < 4; k++)
-            result[k] = eg_f2u(acc);
+            sa[k] = slot[k].src[0], sb[k] = slot[k].src[1];
+        uint32_t r = eg_alu_reduce4(op, sa, sb);
+        for (int k = 0; k < 4; k++)
+            result[k] = r;
         return 0;
     }
     /* DOT / DOT_IEEE (Mesa r600_isa.c: AF_PREV_NEXT): the product plus the
@@ -499,9 +552,9 @@ int eg_alu_eval_group(const struct eg_alu_group_slot slot[4], uint32_t result[4]
             *why = "DOT without an instruction in the next slot";
             return -1;
         }
-        float a = eg_u2f(slot[k].src[0]), b = eg_u2f(slot[k].src[1]);
+        float a = eg_u2f(flush_denorm(slot[k].src[0])), b = eg_u2f(flush_denorm(slot[k].src[1]));
         float p = slot[k].op == V_SQ_ALU_OP2__DOT ? eg_mul_legacy(a, b) : a * b;
-        result[k] = eg_f2u(p + eg_u2f(result[k + 1]));
+        result[k] = flush_denorm(eg_f2u(p + eg_u2f(flush_denorm(result[k + 1]))));
     }
     return 0;
 }

@@ -38,6 +38,11 @@ bool eg_alu_is_group_op(bool op3, unsigned op);
  * *why set when the group is malformed. */
 int eg_alu_eval_group(const struct eg_alu_group_slot slot[4], uint32_t result[4], const char **why);
 
+/* DOT4 / DOT4_IEEE / MAX4 over the four vector slots (a[k], b[k]: slot k's
+ * sources), denormals as alu_ops.c says: the one formula the interpreter
+ * and the pixel batch share. */
+uint32_t eg_alu_reduce4(unsigned op, const uint32_t a[4], const uint32_t b[4]);
+
 /* The IEEE binary16 number in bits 0..15 of h (the bits above ignored). */
 float eg_half_to_float(uint32_t h);
 

@@ -523,15 +523,9 @@ static void run_group(struct eg_ps_batch *b, const struct bgroup *g, const struc
         switch (sl->kind) {
         case SLOT_REDUCE:
             for (unsigned l = 0; l < n; l++) {
-                float acc = sl->op == V_SQ_ALU_OP2__MAX4 ? -INFINITY : 0.0f;
-                for (int v = 0; v < 4; v++) {
-                    float a = eg_u2f(src[v][0][l]), c = eg_u2f(src[v][1][l]);
-                    if (sl->op == V_SQ_ALU_OP2__MAX4)
-                        acc = a >= acc ? a : acc;
-                    else
-                        acc += sl->op == V_SQ_ALU_OP2__DOT4 ? eg_mul_legacy(a, c) : a * c;
-                }
-                res[l] = eg_f2u(acc);
+                const uint32_t a[4] = { src[0][0][l], src[1][0][l], src[2][0][l], src[3][0][l] };
+                const uint32_t c[4] = { src[0][1][l], src[1][1][l], src[2][1][l], src[3][1][l] };
+                res[l] = eg_alu_reduce4(sl->op, a, c);
                 intr[l] = false;
             }
             break;
