@@ -82,6 +82,8 @@ static struct render_workers *pool_new(void)
 
 void render_workers_run(struct render_workers **pool, unsigned n, void (*job)(void *arg, unsigned i), void *arg)
 {
+    if (n == 0)
+        return;
     if (n > RENDER_WORKERS_MAX)
         n = RENDER_WORKERS_MAX;
     /* A child of fork has none of its parent's threads (and maybe a copy of
