@@ -73,7 +73,7 @@ struct tex_unit {
     struct cedar_tiling tiling;
     pthread_mutex_t lock;
     atomic_bool decoded[TEX_SLOTS];
-    struct tex_view view[TEX_SLOTS];
+    struct tex_view *view[TEX_SLOTS];   /* allocated at a slot's first decode (~8 KiB each) */
 };
 
 static int view_fail(struct tex_view *v, unsigned slot, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
@@ -466,6 +466,8 @@ void tex_unit_free(struct tex_unit *u)
     if (!u)
         return;
     pthread_mutex_destroy(&u->lock);
+    for (unsigned slot = 0; slot < TEX_SLOTS; slot++)
+        free(u->view[slot]);
     free(u);
 }
 
@@ -480,19 +482,22 @@ void tex_unit_begin(struct tex_unit *u, const struct vc_regs *regs, const struct
 }
 
 /* Slot `slot`'s view, decoded by the first fetch from it in this draw
- * (the pixel threads may race to it: one decodes under the lock). */
+ * (the pixel threads may race to it: one decodes under the lock); NULL
+ * when out of memory. */
 static const struct tex_view *slot_view(struct tex_unit *u, unsigned slot)
 {
     if (!atomic_load_explicit(&u->decoded[slot], memory_order_acquire)) {
         pthread_mutex_lock(&u->lock);
-        if (!atomic_load_explicit(&u->decoded[slot], memory_order_relaxed)) {
-            tex_view_decode(&u->view[slot], slot, &u->regs->resource[slot * V_SQ_STAGE_LAYOUT__RESOURCE_DWORDS],
+        if (!u->view[slot])
+            u->view[slot] = malloc(sizeof(struct tex_view));
+        if (u->view[slot] && !atomic_load_explicit(&u->decoded[slot], memory_order_relaxed)) {
+            tex_view_decode(u->view[slot], slot, &u->regs->resource[slot * V_SQ_STAGE_LAYOUT__RESOURCE_DWORDS],
                             &u->tiling, u->mem);
             atomic_store_explicit(&u->decoded[slot], true, memory_order_release);
         }
         pthread_mutex_unlock(&u->lock);
     }
-    return &u->view[slot];
+    return u->view[slot];
 }
 
 static const struct tex_view *unit_view(struct tex_unit *u, unsigned slot, char *msg, size_t msglen)
@@ -504,6 +509,10 @@ static const struct tex_view *unit_view(struct tex_unit *u, unsigned slot, char 
         return NULL;
     }
     const struct tex_view *v = slot_view(u, slot);
+    if (!v) {
+        rs_msg_fail(msg, msglen, "texture resource %u: out of memory", slot);
+        return NULL;
+    }
     if (!v->ok) {
         rs_msg_fail(msg, msglen, "%s", v->err);
         return NULL;
