@@ -20,18 +20,33 @@ static unsigned max_u(unsigned a, unsigned b)
 }
 
 /* Element by element, in run order: a run whose linear side lies in the
- * surface's own bytes then gives what the engine's element order gives. */
+ * surface's own bytes then gives what the engine's element order gives.
+ * A micro tile's runs serve its elements until the run leaves it. */
 static void copy_elements(const struct cedar_tile_map *m, uint8_t *tiled, uint8_t *lin, unsigned slice,
                           uint64_t first, uint64_t n, bool to_tiled)
 {
+    const unsigned W = m->width, bpe = m->bpe, per_run = m->run_bytes / bpe;
+    uint64_t run[CEDAR_MICRO_RUNS_MAX];
+    uint64_t held = UINT64_MAX;   /* the micro tile run[] is of: (y / 8) * (W / 8) + x / 8 */
     for (uint64_t e = 0; e < n; e++) {
-        uint64_t at = first + e;
-        uint8_t *t = tiled + cedar_tile_addr(m, (unsigned)(at % m->width), (unsigned)(at / m->width), 0, slice);
-        uint8_t *l = lin + e * m->bpe;
+        const uint64_t at = first + e;
+        const unsigned x = (unsigned)(at % W), y = (unsigned)(at / W);
+        uint64_t off;
+        if (m->mode == CEDAR_MODE_LINEAR_ALIGNED) {
+            off = cedar_tile_addr(m, x, y, 0, slice);
+        } else {
+            const uint64_t tile = (uint64_t)(y / 8) * (W / 8) + x / 8;
+            if (tile != held) {
+                cedar_tile_micro(m, x / 8, y / 8, 0, slice, run);
+                held = tile;
+            }
+            const unsigned i = m->pix_index[(y & 7) * 8 + (x & 7)];
+            off = run[i / per_run] + (uint64_t)(i % per_run) * bpe;
+        }
         if (to_tiled)
-            memmove(t, l, m->bpe);
+            memmove(tiled + off, lin + e * bpe, bpe);
         else
-            memmove(l, t, m->bpe);
+            memmove(lin + e * bpe, tiled + off, bpe);
     }
 }
 
