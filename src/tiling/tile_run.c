@@ -60,8 +60,9 @@ static uint64_t copy_run(const struct cedar_tile_map *m, uint8_t *tiled, uint8_t
         return 0;
     const uint64_t n = count < plane - first ? count : plane - first;
     const unsigned bpe = m->bpe;
-    const uintptr_t tb = (uintptr_t)tiled, lb = (uintptr_t)lin;
-    if (lb < tb + m->size && tb < lb + n * bpe) {
+    /* the run reads or writes only its slice's bytes */
+    const uintptr_t tb = (uintptr_t)tiled + slice * m->slice_size, lb = (uintptr_t)lin;
+    if (lb < tb + m->slice_size && tb < lb + n * bpe) {
         copy_elements(m, tiled, lin, slice, first, n, to_tiled);
         return n;
     }
