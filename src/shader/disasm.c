@@ -432,6 +432,21 @@ static void print_vtx(struct dis *d, size_t at)
     unsigned inst = G_SQ_VTX_WORD0__VTX_INST(w0);
     const char *name = enum_name("SQ_VTX_INST", inst);
     words(d, at, 4);
+    if (inst == V_SQ_VTX_INST__MEM) {
+        /* a memory read (SQ_MEM_RD_WORD0..2) */
+        const char *op = enum_name("SQ_MEM_OP", G_SQ_MEM_RD_WORD0__MEM_OP(w0));
+        fprintf(d->out, " %-9s R%u.%c%c%c%c, base %u", op ? op : "MEM_OP?", G_SQ_MEM_RD_WORD1__DST_GPR(w1),
+                sel_char(G_SQ_MEM_RD_WORD1__DST_SEL_X(w1)), sel_char(G_SQ_MEM_RD_WORD1__DST_SEL_Y(w1)),
+                sel_char(G_SQ_MEM_RD_WORD1__DST_SEL_Z(w1)), sel_char(G_SQ_MEM_RD_WORD1__DST_SEL_W(w1)),
+                G_SQ_MEM_RD_WORD2__ARRAY_BASE(w2));
+        if (G_SQ_MEM_RD_WORD0__INDEXED(w0))
+            fprintf(d->out, " + R%u.%c", G_SQ_MEM_RD_WORD0__SRC_GPR(w0), chan_name[G_SQ_MEM_RD_WORD0__SRC_SEL_X(w0)]);
+        fprintf(d->out, " size %u ES:%u burst %u\n", G_SQ_MEM_RD_WORD2__ARRAY_SIZE(w2) + 1,
+                G_SQ_MEM_RD_WORD0__ELEM_SIZE(w0), G_SQ_MEM_RD_WORD0__BURST_COUNT(w0) + 1);
+        if (!op)
+            mark(d, EG_DISASM_UNKNOWN);
+        return;
+    }
     if (!name || (inst != V_SQ_VTX_INST__FETCH && inst != V_SQ_VTX_INST__SEMANTIC)) {
         fprintf(d->out, " unknown VTX_INST %u\n", inst);
         mark(d, EG_DISASM_UNKNOWN);

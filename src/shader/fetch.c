@@ -109,6 +109,46 @@ int eg_exec_vtx(const struct eg_shader_env *env, union eg_vec4 *gpr, unsigned re
     return 0;
 }
 
+/* ---------------------------------------------------------------- scratch
+ *
+ * READ_SCRATCH (Mesa sfn LoadFromScratch: ELEM_SIZE 3, 32_32_32_32 read as
+ * bits): element ARRAY_BASE (+ SRC_GPR.SRC_SEL_X when INDEXED, as a signed
+ * integer) and the BURST_COUNT following into DST_GPR and the GPRs after it,
+ * through DST_SEL.  An element outside the lane's scratch reads as zeros
+ * (what the card reads past its ring is not documented). */
+int eg_exec_scratch_read(union eg_vec4 *gpr, const union eg_vec4 *scratch, const uint32_t w[4], char *msg,
+                         size_t msglen)
+{
+    if (G_SQ_MEM_RD_WORD0__MEM_OP(w[0]) != V_SQ_MEM_OP__READ_SCRATCH) {
+        snprintf(msg, msglen, "unsupported memory read MEM_OP %u", G_SQ_MEM_RD_WORD0__MEM_OP(w[0]));
+        return -1;
+    }
+    if (G_SQ_MEM_RD_WORD0__ELEM_SIZE(w[0]) != 3 || G_SQ_MEM_RD_WORD0__SRC_REL(w[0]) ||
+        G_SQ_MEM_RD_WORD1__DST_REL(w[1])) {
+        snprintf(msg, msglen, "unsupported READ_SCRATCH form (ELEM_SIZE %u, relative GPRs %u/%u)",
+                 G_SQ_MEM_RD_WORD0__ELEM_SIZE(w[0]), G_SQ_MEM_RD_WORD0__SRC_REL(w[0]),
+                 G_SQ_MEM_RD_WORD1__DST_REL(w[1]));
+        return -1;
+    }
+    int64_t e = G_SQ_MEM_RD_WORD2__ARRAY_BASE(w[2]);
+    if (G_SQ_MEM_RD_WORD0__INDEXED(w[0]))
+        e += (int32_t)gpr[G_SQ_MEM_RD_WORD0__SRC_GPR(w[0])].u[G_SQ_MEM_RD_WORD0__SRC_SEL_X(w[0])];
+    const unsigned sel[4] = { G_SQ_MEM_RD_WORD1__DST_SEL_X(w[1]), G_SQ_MEM_RD_WORD1__DST_SEL_Y(w[1]),
+                              G_SQ_MEM_RD_WORD1__DST_SEL_Z(w[1]), G_SQ_MEM_RD_WORD1__DST_SEL_W(w[1]) };
+    unsigned dst = G_SQ_MEM_RD_WORD1__DST_GPR(w[1]);
+    for (unsigned b = 0; b <= G_SQ_MEM_RD_WORD0__BURST_COUNT(w[0]); b++, e++) {
+        if (dst + b >= 128) {
+            snprintf(msg, msglen, "READ_SCRATCH into R%u", dst + b);
+            return -1;
+        }
+        union eg_vec4 v = { .u = { 0, 0, 0, 0 } };
+        if (e >= 0 && e < EG_SCRATCH_ELEMS)
+            v = scratch[e];
+        write_sel(&gpr[dst + b], &v, sel, true);
+    }
+    return 0;
+}
+
 /* ---------------------------------------------------------------- TEX
  *
  * The texture instructions as Mesa's sfn emits them (sfn_instr_tex.cpp,

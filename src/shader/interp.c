@@ -30,6 +30,7 @@
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "eg_regs.h"
@@ -90,6 +91,7 @@ struct machine {
     const struct eg_ps_input *ps_in;    /* per lane */
     struct eg_ps_output *ps_out;        /* per lane */
     struct eg_vs_output *vs_out;
+    union eg_vec4 *scratch;             /* nl x EG_SCRATCH_ELEMS, made at the first use */
 };
 
 static int fault(struct machine *m, const char *fmt, ...)
@@ -481,6 +483,51 @@ static int run_alu_clause(struct machine *m, size_t addr, unsigned nslots)
     return 0;
 }
 
+/* ---------------------------------------------------------------- scratch */
+
+/* Lane l's scratch elements (zeros before the first write). */
+static union eg_vec4 *lane_scratch(struct machine *m, unsigned l)
+{
+    if (!m->scratch) {
+        m->scratch = calloc((size_t)m->nl * EG_SCRATCH_ELEMS, sizeof *m->scratch);
+        if (!m->scratch) {
+            fault(m, "out of memory for scratch");
+            return NULL;
+        }
+    }
+    return m->scratch + (size_t)l * EG_SCRATCH_ELEMS;
+}
+
+/* MEM_SCRATCH for the running lane (Mesa sfn ScratchIOInstr: ELEM_SIZE 3):
+ * element ARRAY_BASE (+ INDEX_GPR.x, a signed integer, when TYPE is an
+ * indexed one: bit 0) and the BURST_COUNT following get RW_GPR and the GPRs
+ * after it, the components COMP_MASK names.  Elements outside the scratch
+ * are dropped. */
+static int scratch_write(struct machine *m, uint32_t w0, uint32_t w1)
+{
+    if (G_SQ_CF_ALLOC_EXPORT_WORD0__ELEM_SIZE(w0) != 3 || G_SQ_CF_ALLOC_EXPORT_WORD0__RW_REL(w0))
+        return fault(m, "unsupported MEM_SCRATCH form (ELEM_SIZE %u, RW_REL %u)",
+                     G_SQ_CF_ALLOC_EXPORT_WORD0__ELEM_SIZE(w0), G_SQ_CF_ALLOC_EXPORT_WORD0__RW_REL(w0));
+    union eg_vec4 *sc = lane_scratch(m, m->cl);
+    if (!sc)
+        return -1;
+    const struct lane *L = &m->ln[m->cl];
+    int64_t e = G_SQ_CF_ALLOC_EXPORT_WORD0__ARRAY_BASE(w0);
+    if (G_SQ_CF_ALLOC_EXPORT_WORD0__TYPE(w0) & 1u)
+        e += (int32_t)L->gpr[G_SQ_CF_ALLOC_EXPORT_WORD0__INDEX_GPR(w0)].u[0];
+    unsigned gpr = G_SQ_CF_ALLOC_EXPORT_WORD0__RW_GPR(w0), mask = G_SQ_CF_ALLOC_EXPORT_WORD1_BUF__COMP_MASK(w1);
+    for (unsigned b = 0; b <= G_SQ_CF_ALLOC_EXPORT_WORD1_BUF__BURST_COUNT(w1); b++, e++) {
+        if (gpr + b >= NGPR)
+            return fault(m, "MEM_SCRATCH of R%u", gpr + b);
+        if (e < 0 || e >= EG_SCRATCH_ELEMS)
+            continue;
+        for (unsigned c = 0; c < 4; c++)
+            if ((mask >> c) & 1u)
+                sc[e].u[c] = L->gpr[gpr + b].u[c];
+    }
+    return 0;
+}
+
 /* ---------------------------------------------------------------- fetch */
 
 static int run_fetch_clause(struct machine *m, bool tex, size_t addr, unsigned count)
@@ -505,9 +552,18 @@ static int run_fetch_clause(struct machine *m, bool tex, size_t addr, unsigned c
             char msg[160] = "";
             union eg_vec4 *gpr = m->ln[l].gpr;
             struct eg_tex_quad q = { src, m->nl, l, m->ln[l].grad };
-            int r = tex ? eg_exec_tex(m->env, gpr, cur_res_base(m), m->sampler_base, m->prog->dw + at, &q, msg,
-                                      sizeof msg)
-                        : eg_exec_vtx(m->env, gpr, cur_res_base(m), m->prog->dw + at, msg, sizeof msg);
+            const uint32_t *w = m->prog->dw + at;
+            int r;
+            if (tex) {
+                r = eg_exec_tex(m->env, gpr, cur_res_base(m), m->sampler_base, w, &q, msg, sizeof msg);
+            } else if (G_SQ_VTX_WORD0__VTX_INST(w[0]) == V_SQ_VTX_INST__MEM) {
+                const union eg_vec4 *sc = lane_scratch(m, l);
+                if (!sc)
+                    return -1;
+                r = eg_exec_scratch_read(gpr, sc, w, msg, sizeof msg);
+            } else {
+                r = eg_exec_vtx(m->env, gpr, cur_res_base(m), w, msg, sizeof msg);
+            }
             if (r)
                 return fault(m, "%s", msg);
         }
@@ -779,11 +835,12 @@ static int run_cf_alu(struct machine *m, uint32_t w0, uint32_t w1)
 static int run_export(struct machine *m, uint32_t w0, uint32_t w1)
 {
     unsigned inst = G_SQ_CF_ALLOC_EXPORT_WORD1_SWIZ__CF_INST(w1);
-    if (inst != V_SQ_CF_INST__EXPORT && inst != V_SQ_CF_INST__EXPORT_DONE)
+    bool scratch = inst == V_SQ_CF_INST__MEM_SCRATCH;
+    if (inst != V_SQ_CF_INST__EXPORT && inst != V_SQ_CF_INST__EXPORT_DONE && !scratch)
         return fault(m, "unsupported CF instruction 0x%02x (%s)", inst,
                      eg_cf_inst_name(w1) ? eg_cf_inst_name(w1) : "unknown");
     for (m->cl = 0; m->cl < m->nl; m->cl++)
-        if ((m->active >> m->cl & 1u) && do_export(m, w0, w1))
+        if ((m->active >> m->cl & 1u) && (scratch ? scratch_write(m, w0, w1) : do_export(m, w0, w1)))
             return -1;
     return 0;
 }
@@ -942,7 +999,9 @@ int eg_run_vs(const struct eg_program *vs, const struct eg_program *fs, const st
     /* the VS starts with R0.x = vertex index, R0.w = instance id */
     lane.gpr[0].u[0] = vertex_id;
     lane.gpr[0].u[3] = instance_id;
-    return run(m);
+    int rc = run(m);
+    free(m->scratch);
+    return rc;
 }
 
 void eg_ps_param_from_vertices(struct eg_ps_param *p, const float v0[4], const float v1[4], const float v2[4])
@@ -979,5 +1038,7 @@ int eg_run_ps_lanes(const struct eg_program *ps, const struct eg_shader_env *env
     for (unsigned l = 0; l < n; l++)
         for (unsigned i = 0; i < in[l].ngpr && i < NGPR; i++)
             ln[l].gpr[i] = in[l].gpr[i];
-    return run(m);
+    int rc = run(m);
+    free(m->scratch);
+    return rc;
 }

@@ -54,6 +54,15 @@ float eg_mul_legacy(float a, float b);
  * with a reason in msg. */
 int eg_exec_vtx(const struct eg_shader_env *env, union eg_vec4 *gpr, unsigned res_base, const uint32_t w[4],
                 char *msg, size_t msglen);
+/* Scratch memory: each lane's private elements of four dwords, written by
+ * the CF instruction MEM_SCRATCH and read by a VTX-clause MEM instruction
+ * with MEM_OP READ_SCRATCH (Mesa's spilled temporary arrays). */
+#define EG_SCRATCH_ELEMS 4096   /* ARRAY_BASE + index below this; ARRAY_SIZE is 12 bits */
+/* Run one READ_SCRATCH (its 4 words) for a lane whose scratch is
+ * scratch[0 .. EG_SCRATCH_ELEMS - 1].  0, or -1 with a reason in msg. */
+int eg_exec_scratch_read(union eg_vec4 *gpr, const union eg_vec4 *scratch, const uint32_t w[4], char *msg,
+                         size_t msglen);
+
 /* The quad a TEX instruction runs in: the source GPR of each of its n
  * lanes as it was before the instruction (lane l is pixel (l & 1, l >> 1)
  * of the 2x2 quad, y down), the lane running it, and that lane's gradients
