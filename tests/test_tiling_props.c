@@ -17,6 +17,7 @@
 #include <cmocka.h>
 
 #include "cedar/tiling.h"
+#include "common/test_util.h"
 
 static uint64_t rng_state = 0x9e3779b97f4a7c15ull;
 static uint32_t rnd(void)
@@ -334,28 +335,18 @@ static void check_large(const struct cedar_surface *s, size_t pad)
 static void test_large_copies(void **state)
 {
     (void)state;
-    struct cedar_surface s;
-    memset(&s, 0, sizeof s);
-    s.mode = CEDAR_MODE_2D_THIN;
-    s.width = s.aligned_width = 1280;
-    s.height = s.aligned_height = 736;
-    s.bpe = 4;
-    s.samples = 8;
-    s.tile_split = 512;
-    s.bankw = 1;
-    s.bankh = 1;
-    s.mtilea = 2;
-    s.tiling.pipes = 2;
-    s.tiling.banks = 8;
-    s.tiling.group_bytes = 256;
-    s.tiling.row_bytes = 1024;
-    check_large(&s, 0);
+    /* the card's resolve target's parameters (HD 7350: 2 pipes, 8 banks) */
+    struct cedar_surface s = test_card_frame_surface();
     s.width = s.aligned_width = 2048;
     s.height = s.aligned_height = 2048;
-    s.samples = 1;
-    s.tile_split = 1024;
-    s.bankh = 2;
     check_large(&s, 64);
+    /* the demo's 8x colour surface */
+    s.width = s.aligned_width = 1280;
+    s.height = s.aligned_height = 736;
+    s.samples = 8;
+    s.tile_split = 512;
+    s.bankh = 1;
+    check_large(&s, 0);
 }
 
 /* The accepted-th of a run of random FMask layouts, at 2, 4 and 8 samples in
