@@ -138,6 +138,12 @@ check "stderr lists the cedar crash with its first error line" \
 check "stderr: the first error line is the first line of the test's stderr" \
     grep -qx "  cedar fail: t@cedarfails: cedar-run: a fault (cedar)" "$tmp/err"
 check "stderr does not list tests the cedar side passes" bash -c "! grep -q 't@pass' '$tmp/err'"
+# --jobs 4: the same statuses, rows in the list's order, the same summary
+cut -f1-4 "$tsv" >"$tmp/serial.tsv"
+LIBGL_ALWAYS_SOFTWARE=1 $RUN "${opts[@]}" --timeout 5 -q --jobs 4 "$tmp/fake.list" >"$tmp/out4" 2>/dev/null
+check_eq "--jobs 4: the same summary line" "$(head -1 "$tmp/out4")" "$want"
+check_eq "--jobs 4: the same TSV rows in the same order" "$(cut -f1-4 "$tsv")" "$(cat "$tmp/serial.tsv")"
+check "--jobs 0: exit 2" status_is 2 $RUN "${opts[@]}" --jobs 0 "$tmp/fake.list"
 
 # --- bad input: exit 2 with a clear message; a side that cannot run: exit 1
 status_is 2 $RUN "${opts[@]}" "$tmp/missing.list"

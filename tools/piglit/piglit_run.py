@@ -24,12 +24,14 @@ stderr, and prints per list:
   llvmpipe ... / discriminating: D tests fail on the null device and pass on
   llvmpipe, of which the virtual Cedar passes K
 
-then the wall time of each side.  'fail' counts piglit's fail and warn,
+then the wall time of each side (the sum of its tests' times, also with
+--jobs N running N tests at once).  'fail' counts piglit's fail and warn,
 'skip' its skip and notrun.  Exit status: 0 when the tests ran (whatever
 their results), 1 when a side cannot run, 2 for bad usage, a missing list or
 an unknown test name.
 """
 import argparse
+import concurrent.futures
 import os
 import re
 import signal
@@ -256,11 +258,15 @@ def parse_args(argv):
     ap.add_argument("--sides", default=",".join(SIDES),
                     help="which sides to run, comma-separated (default cedar,null,llvmpipe)")
     ap.add_argument("-q", "--quiet", action="store_true", help="no per-test progress on stderr")
+    ap.add_argument("--jobs", type=int, default=1, metavar="N",
+                    help="tests run at once (default 1; each test's sides one after the other)")
     args = ap.parse_args(argv)
     if not args.lists:
         raise UsageError("no LIST given (make piglit LIST=tests/piglit/smoke.list)")
     if not args.timeout > 0:
         raise UsageError("--timeout must be positive")
+    if args.jobs < 1:
+        raise UsageError("--jobs must be at least 1")
     sides = [s.strip() for s in args.sides.split(",") if s.strip()]
     bad = [s for s in sides if s not in SIDES]
     if bad or not sides:
@@ -296,13 +302,21 @@ def main(argv):
         logdir = os.path.join(args.outdir, listname)
         res = {}
         wall = {s: 0.0 for s in args.sides}
-        for i, name in enumerate(names, 1):
-            res[name] = {}
-            for side in args.sides:
-                res[name][side] = run_test(side, name, tests[name], args, logdir)
-                wall[side] += res[name][side][1]
-            log("  [%d/%d] %s: %s" % (i, len(names), name, ", ".join(
-                "%s %s %.1fs" % (s, res[name][s][0], res[name][s][1]) for s in args.sides)))
+
+        def one(name):
+            return {side: run_test(side, name, tests[name], args, logdir) for side in args.sides}
+
+        with concurrent.futures.ThreadPoolExecutor(max_workers=args.jobs) as pool:
+            futures = {pool.submit(one, name): name for name in names}
+            done = 0
+            for fut in concurrent.futures.as_completed(futures):
+                name = futures[fut]
+                res[name] = fut.result()
+                done += 1
+                for side in args.sides:
+                    wall[side] += res[name][side][1]
+                log("  [%d/%d] %s: %s" % (done, len(names), name, ", ".join(
+                    "%s %s %.1fs" % (s, res[name][s][0], res[name][s][1]) for s in args.sides)))
         tsv = os.path.join(args.outdir, listname + ".tsv")
         write_tsv(tsv, names, res, args.sides)
         if "cedar" in args.sides:
