@@ -1417,6 +1417,12 @@ static void faults_reach_the_draw(void **state)
     /* an empty slot */
     assert_int_equal(tex_unit_texel(e.unit, 1, 0, 0, 0, 0, &out, msg, sizeof msg), -1);
     assert_non_null(strstr(msg, "texture resource 1: not a valid texture"));
+    /* a slot emptied after a draw that had a texture there (the unit does
+     * not decode empty slots: the old view must not be used) */
+    e.regs->resource[7] = 0;
+    tex_unit_begin(e.unit, e.regs, &mem, &(struct cedar_tiling){ 2, 8, 256, 1024 });
+    assert_int_equal(tex_unit_texel(e.unit, 0, 0, 0, 0, 0, &out, msg, sizeof msg), -1);
+    assert_non_null(strstr(msg, "texture resource 0: not a valid texture (TYPE SQ_TEX_VTX_INVALID_TEXTURE)"));
     unit_env_free(&e);
 }
 

@@ -229,13 +229,23 @@ static int view_mips(struct tex_view *v, unsigned slot, const uint32_t w[8], con
     return 0;
 }
 
+static bool is_texture(const uint32_t w[8])
+{
+    return G_SQ_TEX_RESOURCE_WORD7__TYPE(w[7]) == V_SQ_TEX_VTX_TYPE__SQ_TEX_VTX_VALID_TEXTURE;
+}
+
+static int not_texture(char *msg, size_t msglen, unsigned slot, const uint32_t w[8])
+{
+    return rs_msg_fail(msg, msglen, "texture resource %u: not a valid texture (TYPE %s)", slot,
+                       value_name("SQ_TEX_VTX_TYPE", G_SQ_TEX_RESOURCE_WORD7__TYPE(w[7])));
+}
+
 int tex_view_decode(struct tex_view *v, unsigned slot, const uint32_t w[8], const struct cedar_tiling *tiling,
                     const struct vc_mem *mem)
 {
     memset(v, 0, offsetof(struct tex_view, lv));
-    if (G_SQ_TEX_RESOURCE_WORD7__TYPE(w[7]) != V_SQ_TEX_VTX_TYPE__SQ_TEX_VTX_VALID_TEXTURE)
-        return view_fail(v, slot, "not a valid texture (TYPE %s)",
-                         value_name("SQ_TEX_VTX_TYPE", G_SQ_TEX_RESOURCE_WORD7__TYPE(w[7])));
+    if (!is_texture(w))
+        return not_texture(v->err, sizeof v->err, slot, w);
     unsigned slices = 0;
     if (view_extent(v, slot, w, &slices))
         return -1;
@@ -459,9 +469,17 @@ void tex_unit_begin(struct tex_unit *u, const struct vc_regs *regs, const struct
                     const struct cedar_tiling *tiling)
 {
     u->regs = regs;
-    for (unsigned slot = 0; slot < TEX_SLOTS; slot++)
-        tex_view_decode(&u->view[slot], slot, &regs->resource[slot * V_SQ_STAGE_LAYOUT__RESOURCE_DWORDS], tiling,
-                        mem);
+    /* Most of the 176 slots hold no texture: those are only marked here,
+     * and their fault is formatted if a shader fetches from one. */
+    for (unsigned slot = 0; slot < TEX_SLOTS; slot++) {
+        const uint32_t *w = &regs->resource[slot * V_SQ_STAGE_LAYOUT__RESOURCE_DWORDS];
+        if (is_texture(w)) {
+            tex_view_decode(&u->view[slot], slot, w, tiling, mem);
+        } else {
+            u->view[slot].ok = false;
+            u->view[slot].err[0] = '\0';
+        }
+    }
 }
 
 static const struct tex_view *unit_view(const struct tex_unit *u, unsigned slot, char *msg, size_t msglen)
@@ -473,6 +491,10 @@ static const struct tex_view *unit_view(const struct tex_unit *u, unsigned slot,
         return NULL;
     }
     const struct tex_view *v = &u->view[slot];
+    if (!v->ok && !v->err[0]) {
+        not_texture(msg, msglen, slot, &u->regs->resource[slot * V_SQ_STAGE_LAYOUT__RESOURCE_DWORDS]);
+        return NULL;
+    }
     if (!v->ok) {
         rs_msg_fail(msg, msglen, "%s", v->err);
         return NULL;
