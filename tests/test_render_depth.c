@@ -46,6 +46,8 @@ struct rig {
     float color[4];
     bool export_z;
     float z;
+    bool export_s;
+    uint8_t s;
 };
 
 static void *rig_ptr(void *ctx, uint64_t addr, uint64_t len)
@@ -85,6 +87,8 @@ static int stand_in_pixel(void *ctx, const struct vc_regs *regs, const struct vc
     out->num_colors = 1;
     out->depth_written = g->export_z;
     out->depth = g->z;
+    out->stencil_written = g->export_s;
+    out->stencil = g->s;
     return 0;
 }
 
@@ -352,6 +356,43 @@ static void test_depth_export(void **state)
     rig_free(&g);
 }
 
+/* A stencil reference exported by the pixel shader (ARB_shader_stencil_export:
+ * it replaces the reference value of the stencil test and of REPLACE) takes
+ * effect only under DB_SHADER_CONTROL.STENCIL_EXPORT_ENABLE, and also in a
+ * draw without colour (CB_DISABLE: Mesa's stencil blits). */
+static void test_stencil_export(void **state)
+{
+    (void)state;
+    struct rig g;
+    rig_init(&g, V_DB_Z_FORMAT__Z_24);
+    set_depth_control(&g, S_DB_DEPTH_CONTROL__STENCIL_ENABLE(1) |
+                              S_DB_DEPTH_CONTROL__STENCILFUNC(V_COMPARE_FUNC__STENCILFUNC_ALWAYS) |
+                              S_DB_DEPTH_CONTROL__STENCILZPASS(V_STENCIL_OP__STENCIL_REPLACE));
+    scene_set_reg(g.regs, REG_DB_STENCILREFMASK, S_DB_STENCILREFMASK__STENCILREF(5) |
+                                               S_DB_STENCILREFMASK__STENCILMASK(0xFF) |
+                                               S_DB_STENCILREFMASK__STENCILWRITEMASK(0xFF));
+    g.export_s = true;
+    g.s = 0xA7;
+    big_triangle(&g, 0.0f, 0.0f, 0.0f, true);
+    draw(&g);
+    assert_int_equal(stencil_at(&g, 3, 60), 5); /* export not enabled: the register's 5 */
+    scene_set_reg(g.regs, REG_DB_SHADER_CONTROL, S_DB_SHADER_CONTROL__STENCIL_EXPORT_ENABLE(1));
+    scene_set_reg(g.regs, REG_CB_COLOR_CONTROL, S_CB_COLOR_CONTROL__MODE(V_CB_MODE__CB_DISABLE));
+    draw(&g);
+    assert_int_equal(stencil_at(&g, 3, 60), 0xA7);
+    /* the exported reference is also what EQUAL compares with */
+    set_depth_control(&g, S_DB_DEPTH_CONTROL__STENCIL_ENABLE(1) |
+                              S_DB_DEPTH_CONTROL__STENCILFUNC(V_COMPARE_FUNC__STENCILFUNC_EQUAL) |
+                              S_DB_DEPTH_CONTROL__STENCILZPASS(V_STENCIL_OP__STENCIL_INCR));
+    g.s = 0xA7;
+    draw(&g);
+    assert_int_equal(stencil_at(&g, 3, 60), 0xA8);
+    g.s = 0x11; /* no longer equal: kept */
+    draw(&g);
+    assert_int_equal(stencil_at(&g, 3, 60), 0xA8);
+    rig_free(&g);
+}
+
 /* Without colour (CB_DISABLE) the DB still tests and writes, as Mesa's
  * depth-only clears and passes need. */
 static void test_depth_only_draw(void **state)
@@ -486,6 +527,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_depth_less),        cmocka_unit_test(test_depth_plane),
         cmocka_unit_test(test_stencil_ops),       cmocka_unit_test(test_depth_export),
+        cmocka_unit_test(test_stencil_export),
         cmocka_unit_test(test_depth_only_draw),   cmocka_unit_test(test_htile),
         cmocka_unit_test(test_depth_sample_order), cmocka_unit_test(test_depth_copy),
     };
