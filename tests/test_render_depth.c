@@ -286,6 +286,17 @@ static void test_depth_plane(void **state)
     rig_free(&g);
 }
 
+/* Stencil on: ALWAYS passes, a passing sample's stencil becomes REF (all masks 0xFF). */
+static void stencil_replace(struct rig *g, unsigned ref)
+{
+    set_depth_control(g, S_DB_DEPTH_CONTROL__STENCIL_ENABLE(1) |
+                             S_DB_DEPTH_CONTROL__STENCILFUNC(V_COMPARE_FUNC__STENCILFUNC_ALWAYS) |
+                             S_DB_DEPTH_CONTROL__STENCILZPASS(V_STENCIL_OP__STENCIL_REPLACE));
+    scene_set_reg(g->regs, REG_DB_STENCILREFMASK, S_DB_STENCILREFMASK__STENCILREF(ref) |
+                                                S_DB_STENCILREFMASK__STENCILMASK(0xFF) |
+                                                S_DB_STENCILREFMASK__STENCILWRITEMASK(0xFF));
+}
+
 /* Stencil: REPLACE, then EQUAL with INCR on depth pass, then a failing
  * NOTEQUAL whose INVERT goes through a write mask; GL 4.1.5 by hand. */
 static void test_stencil_ops(void **state)
@@ -294,12 +305,7 @@ static void test_stencil_ops(void **state)
     struct rig g;
     rig_init(&g, V_DB_Z_FORMAT__Z_24);
     big_triangle(&g, 0.0f, 0.0f, 0.0f, true);
-    set_depth_control(&g, S_DB_DEPTH_CONTROL__STENCIL_ENABLE(1) |
-                              S_DB_DEPTH_CONTROL__STENCILFUNC(V_COMPARE_FUNC__STENCILFUNC_ALWAYS) |
-                              S_DB_DEPTH_CONTROL__STENCILZPASS(V_STENCIL_OP__STENCIL_REPLACE));
-    scene_set_reg(g.regs, REG_DB_STENCILREFMASK, S_DB_STENCILREFMASK__STENCILREF(5) |
-                                               S_DB_STENCILREFMASK__STENCILMASK(0xFF) |
-                                               S_DB_STENCILREFMASK__STENCILWRITEMASK(0xFF));
+    stencil_replace(&g, 5);
     draw(&g);
     assert_int_equal(stencil_at(&g, 3, 60), 5);
     set_depth_control(&g, S_DB_DEPTH_CONTROL__STENCIL_ENABLE(1) |
@@ -365,12 +371,7 @@ static void test_stencil_export(void **state)
     (void)state;
     struct rig g;
     rig_init(&g, V_DB_Z_FORMAT__Z_24);
-    set_depth_control(&g, S_DB_DEPTH_CONTROL__STENCIL_ENABLE(1) |
-                              S_DB_DEPTH_CONTROL__STENCILFUNC(V_COMPARE_FUNC__STENCILFUNC_ALWAYS) |
-                              S_DB_DEPTH_CONTROL__STENCILZPASS(V_STENCIL_OP__STENCIL_REPLACE));
-    scene_set_reg(g.regs, REG_DB_STENCILREFMASK, S_DB_STENCILREFMASK__STENCILREF(5) |
-                                               S_DB_STENCILREFMASK__STENCILMASK(0xFF) |
-                                               S_DB_STENCILREFMASK__STENCILWRITEMASK(0xFF));
+    stencil_replace(&g, 5);
     g.export_s = true;
     g.s = 0xA7;
     big_triangle(&g, 0.0f, 0.0f, 0.0f, true);
