@@ -21,6 +21,7 @@
  *                         (tiled colour maps), for writing many pixels cheaply
  *   cedar_detile() / cedar_tile()   whole (slice, sample) plane <-> linear image
  *   cedar_detile_samples() / cedar_tile_samples()   all samples of a slice at once
+ *   cedar_detile_run() / cedar_tile_run()   a run of elements in row order (DMA copies)
  */
 #ifndef CEDAR_TILING_H
 #define CEDAR_TILING_H
@@ -185,5 +186,18 @@ int cedar_detile_samples(const struct cedar_tile_map *m, const void *tiled, size
                          void *linear, size_t stride, size_t plane_stride, unsigned slice);
 int cedar_tile_samples(const struct cedar_tile_map *m, void *tiled, size_t tiled_size,
                        const void *linear, size_t stride, size_t plane_stride, unsigned slice);
+
+/* The asynchronous DMA engine's tiled copies: `count` elements of `slice`
+ * in row order from element `first` (y * width + x; the element after the
+ * end of a row is the first of the next row) between a tiled surface of
+ * m->size bytes and a linear run of count * bpe bytes.  Elements past the
+ * last row are not copied.  Returns how many were: count, or fewer when the
+ * run leaves the surface; 0 for an FMask, depth-order or multisample map or
+ * a slice out of range.  A linear run lying in the surface's own bytes is
+ * copied element by element in run order. */
+uint64_t cedar_tile_run(const struct cedar_tile_map *m, void *tiled, const void *linear, unsigned slice,
+                        uint64_t first, uint64_t count);
+uint64_t cedar_detile_run(const struct cedar_tile_map *m, const void *tiled, void *linear, unsigned slice,
+                          uint64_t first, uint64_t count);
 
 #endif

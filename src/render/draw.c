@@ -5,7 +5,6 @@
  * primitives (a rectangle, as Mesa's blitter draws them) and apply the CB
  * operation to each covered pixel without running the pixel stage. */
 #include <math.h>
-#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,6 +14,7 @@
 #include "depth.h"
 #include "interp.h"
 #include "render_priv.h"
+#include "workers.h"
 
 #define VERTEX_CACHE 256       /* vertex-shader results by invocation (> the reuse depth) */
 #define CLIP_MAX_VERTS 12      /* a triangle clipped by up to 7 planes */
@@ -95,6 +95,7 @@ void vc_render_free(struct vc_render *r)
 {
     if (!r)
         return;
+    render_workers_free(r->workers);
     render_shade_free(r);
     render_addr_tables_free(r);
     free(r);
@@ -531,17 +532,17 @@ struct worker {
     struct vc_draw_err err;
     const struct rs_vertex *v;
     int rc;
-    pthread_t tid;
 };
 
-#define MAX_THREADS 8
+#define MAX_THREADS RENDER_WORKERS_MAX
 #define THREAD_MIN_PIXELS 16384     /* smaller primitives: one thread */
 
-static void *worker_main(void *arg)
+/* Share i of a primitive (render_workers_run). */
+static void worker_share(void *arg, unsigned i)
 {
-    struct worker *w = arg;
+    struct draw_ctx *d = arg;
+    struct worker *w = &d->workers[i];
     w->rc = raster_one(&w->d, w->v);
-    return NULL;
 }
 
 static unsigned draw_threads(const struct vc_render *r)
@@ -616,24 +617,15 @@ static int raster_sub(struct draw_ctx *d, const struct rs_vertex v[3])
     unsigned n = d->nthreads;
     if (n < 2 || area < THREAD_MIN_PIXELS)
         return raster_one(d, v);
-    /* thread 0 is this one, on a copy like the others */
-    unsigned started = 0;
+    /* share 0 runs on this thread, on a copy like the others */
     d->rows_claimed = 0;
     for (unsigned i = 0; i < n; i++) {
         struct worker *w = &d->workers[i];
         worker_ctx(d, w);
         w->v = v;
         w->rc = 0;
-        if (i > 0 && pthread_create(&w->tid, NULL, worker_main, w) != 0)
-            break;
-        started = i + 1;
     }
-    d->workers[0].rc = raster_one(&d->workers[0].d, v);
-    for (unsigned i = 1; i < started; i++)
-        pthread_join(d->workers[i].tid, NULL);
-    /* shares whose thread could not start: here */
-    for (unsigned i = started; i < n; i++)
-        d->workers[i].rc = raster_one(&d->workers[i].d, v);
+    render_workers_run(&d->r->workers, n, worker_share, d);
     int rc = 0;
     for (unsigned i = 0; i < n; i++) {
         merge_stats(&d->stats, &d->workers[i].d.stats);

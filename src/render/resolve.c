@@ -134,6 +134,12 @@ int cb_resolve_cleared_tile(const struct cb_target *src, struct cb_target *dst, 
             memcpy(&v, el, 4);
             for (unsigned i = 0; i < 64; i++)
                 tile[i] = v;
+            if (per_run == 64) {
+                /* one run (2D tiling's usual micro tile): a constant-size
+                 * copy the compiler writes as vector stores */
+                memcpy(dst->mem + run[0], tile, sizeof tile);
+                return 1;
+            }
             for (unsigned r = 0; r * per_run < 64; r++) {
                 unsigned n = 64 - r * per_run < per_run ? 64 - r * per_run : per_run;
                 memcpy(dst->mem + run[r], tile, (size_t)n * 4);
@@ -187,6 +193,11 @@ int cb_resolve_fragment0_tile(const struct cb_target *src, struct cb_target *dst
     if (any)
         return 0;
     unsigned per_run = src->per_run;
+    if (per_run == 64 && src->bpe == 4) {
+        /* one 256-byte run: a constant-size copy (inline vector moves) */
+        memcpy(dst->mem + dc->run[0], src->mem + sc->run[0], 256);
+        return 1;
+    }
     for (unsigned r = 0; r * per_run < 64; r++) {
         unsigned n = 64 - r * per_run < per_run ? 64 - r * per_run : per_run;
         memcpy(dst->mem + dc->run[r], src->mem + sc->run[r], (size_t)n * src->bpe);

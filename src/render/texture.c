@@ -48,6 +48,9 @@
  * (compressed, 3-component, ...).
  */
 #include <math.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdbool.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -61,9 +64,15 @@
 /* The pixel and vertex shaders' resources: PS from 0, VS from 176. */
 #define TEX_SLOTS V_SQ_FETCH_RESOURCE_BASE__GS
 
+/* A draw decodes a slot when a shader first fetches from it: most of the
+ * 176 hold no texture or one no shader of the draw reads. */
 struct tex_unit {
     const struct vc_regs *regs;
-    struct tex_view view[TEX_SLOTS];
+    const struct vc_mem *mem;
+    struct cedar_tiling tiling;
+    pthread_mutex_t lock;
+    atomic_bool decoded[TEX_SLOTS];
+    struct tex_view *view[TEX_SLOTS];   /* allocated at a slot's first decode (~8 KiB each) */
 };
 
 static int view_fail(struct tex_view *v, unsigned slot, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
@@ -229,23 +238,13 @@ static int view_mips(struct tex_view *v, unsigned slot, const uint32_t w[8], con
     return 0;
 }
 
-static bool is_texture(const uint32_t w[8])
-{
-    return G_SQ_TEX_RESOURCE_WORD7__TYPE(w[7]) == V_SQ_TEX_VTX_TYPE__SQ_TEX_VTX_VALID_TEXTURE;
-}
-
-static int not_texture(char *msg, size_t msglen, unsigned slot, const uint32_t w[8])
-{
-    return rs_msg_fail(msg, msglen, "texture resource %u: not a valid texture (TYPE %s)", slot,
-                       value_name("SQ_TEX_VTX_TYPE", G_SQ_TEX_RESOURCE_WORD7__TYPE(w[7])));
-}
-
 int tex_view_decode(struct tex_view *v, unsigned slot, const uint32_t w[8], const struct cedar_tiling *tiling,
                     const struct vc_mem *mem)
 {
     memset(v, 0, offsetof(struct tex_view, lv));
-    if (!is_texture(w))
-        return not_texture(v->err, sizeof v->err, slot, w);
+    if (G_SQ_TEX_RESOURCE_WORD7__TYPE(w[7]) != V_SQ_TEX_VTX_TYPE__SQ_TEX_VTX_VALID_TEXTURE)
+        return view_fail(v, slot, "not a valid texture (TYPE %s)",
+                         value_name("SQ_TEX_VTX_TYPE", G_SQ_TEX_RESOURCE_WORD7__TYPE(w[7])));
     unsigned slices = 0;
     if (view_extent(v, slot, w, &slices))
         return -1;
@@ -457,11 +456,21 @@ void tex_sampler_decode(const uint32_t w[3], const uint32_t reg[4], const struct
 
 struct tex_unit *tex_unit_new(void)
 {
-    return calloc(1, sizeof(struct tex_unit));
+    struct tex_unit *u = calloc(1, sizeof(struct tex_unit));
+    if (u && pthread_mutex_init(&u->lock, NULL)) {
+        free(u);
+        return NULL;
+    }
+    return u;
 }
 
 void tex_unit_free(struct tex_unit *u)
 {
+    if (!u)
+        return;
+    pthread_mutex_destroy(&u->lock);
+    for (unsigned slot = 0; slot < TEX_SLOTS; slot++)
+        free(u->view[slot]);
     free(u);
 }
 
@@ -469,20 +478,32 @@ void tex_unit_begin(struct tex_unit *u, const struct vc_regs *regs, const struct
                     const struct cedar_tiling *tiling)
 {
     u->regs = regs;
-    /* Most of the 176 slots hold no texture: those are only marked here,
-     * and their fault is formatted if a shader fetches from one. */
-    for (unsigned slot = 0; slot < TEX_SLOTS; slot++) {
-        const uint32_t *w = &regs->resource[slot * V_SQ_STAGE_LAYOUT__RESOURCE_DWORDS];
-        if (is_texture(w)) {
-            tex_view_decode(&u->view[slot], slot, w, tiling, mem);
-        } else {
-            u->view[slot].ok = false;
-            u->view[slot].err[0] = '\0';
-        }
-    }
+    u->mem = mem;
+    u->tiling = *tiling;
+    for (unsigned slot = 0; slot < TEX_SLOTS; slot++)
+        atomic_store_explicit(&u->decoded[slot], false, memory_order_relaxed);
 }
 
-static const struct tex_view *unit_view(const struct tex_unit *u, unsigned slot, char *msg, size_t msglen)
+/* Slot `slot`'s view, decoded by the first fetch from it in this draw
+ * (the pixel threads may race to it: one decodes under the lock); NULL
+ * when out of memory. */
+static const struct tex_view *slot_view(struct tex_unit *u, unsigned slot)
+{
+    if (!atomic_load_explicit(&u->decoded[slot], memory_order_acquire)) {
+        pthread_mutex_lock(&u->lock);
+        if (!u->view[slot])
+            u->view[slot] = malloc(sizeof(struct tex_view));
+        if (u->view[slot] && !atomic_load_explicit(&u->decoded[slot], memory_order_relaxed)) {
+            tex_view_decode(u->view[slot], slot, &u->regs->resource[slot * V_SQ_STAGE_LAYOUT__RESOURCE_DWORDS],
+                            &u->tiling, u->mem);
+            atomic_store_explicit(&u->decoded[slot], true, memory_order_release);
+        }
+        pthread_mutex_unlock(&u->lock);
+    }
+    return u->view[slot];
+}
+
+static const struct tex_view *unit_view(struct tex_unit *u, unsigned slot, char *msg, size_t msglen)
 {
     if (slot >= TEX_SLOTS) {
         rs_msg_fail(msg, msglen,
@@ -490,9 +511,9 @@ static const struct tex_view *unit_view(const struct tex_unit *u, unsigned slot,
                     TEX_SLOTS - 1);
         return NULL;
     }
-    const struct tex_view *v = &u->view[slot];
-    if (!v->ok && !v->err[0]) {
-        not_texture(msg, msglen, slot, &u->regs->resource[slot * V_SQ_STAGE_LAYOUT__RESOURCE_DWORDS]);
+    const struct tex_view *v = slot_view(u, slot);
+    if (!v) {
+        rs_msg_fail(msg, msglen, "texture resource %u: out of memory", slot);
         return NULL;
     }
     if (!v->ok) {
@@ -502,7 +523,7 @@ static const struct tex_view *unit_view(const struct tex_unit *u, unsigned slot,
     return v;
 }
 
-int tex_unit_resource(const struct tex_unit *u, unsigned slot, struct eg_tex_resource *out, char *msg,
+int tex_unit_resource(struct tex_unit *u, unsigned slot, struct eg_tex_resource *out, char *msg,
                       size_t msglen)
 {
     const struct tex_view *v = unit_view(u, slot, msg, msglen);
@@ -512,7 +533,7 @@ int tex_unit_resource(const struct tex_unit *u, unsigned slot, struct eg_tex_res
     return 0;
 }
 
-int tex_unit_sampler(const struct tex_unit *u, unsigned sampler, unsigned slot, struct eg_tex_sampler *out,
+int tex_unit_sampler(struct tex_unit *u, unsigned sampler, unsigned slot, struct eg_tex_sampler *out,
                      char *msg, size_t msglen)
 {
     const struct tex_view *v = unit_view(u, slot, msg, msglen);
@@ -527,7 +548,7 @@ int tex_unit_sampler(const struct tex_unit *u, unsigned sampler, unsigned slot, 
 }
 
 /* The view of `slot` when (x, y, z) is one of its texels. */
-static const struct tex_view *unit_texel_view(const struct tex_unit *u, unsigned slot, int x, int y, int z, char *msg,
+static const struct tex_view *unit_texel_view(struct tex_unit *u, unsigned slot, int x, int y, int z, char *msg,
                                               size_t msglen)
 {
     const struct tex_view *v = unit_view(u, slot, msg, msglen);
@@ -540,7 +561,7 @@ static const struct tex_view *unit_texel_view(const struct tex_unit *u, unsigned
     return v;
 }
 
-int tex_unit_texel(const struct tex_unit *u, unsigned slot, int x, int y, int z, unsigned sample,
+int tex_unit_texel(struct tex_unit *u, unsigned slot, int x, int y, int z, unsigned sample,
                    union eg_vec4 *out, char *msg, size_t msglen)
 {
     const struct tex_view *v = unit_texel_view(u, slot, x, y, z, msg, msglen);
@@ -552,7 +573,7 @@ int tex_unit_texel(const struct tex_unit *u, unsigned slot, int x, int y, int z,
     return 0;
 }
 
-int tex_unit_texel_level(const struct tex_unit *u, unsigned slot, unsigned level, int x, int y, int z,
+int tex_unit_texel_level(struct tex_unit *u, unsigned slot, unsigned level, int x, int y, int z,
                          union eg_vec4 *out, char *msg, size_t msglen)
 {
     const struct tex_view *v = unit_view(u, slot, msg, msglen);
@@ -575,7 +596,7 @@ int tex_unit_texel_level(const struct tex_unit *u, unsigned slot, unsigned level
     return 0;
 }
 
-int tex_unit_fmask(const struct tex_unit *u, unsigned slot, int x, int y, int z, uint32_t *out, char *msg,
+int tex_unit_fmask(struct tex_unit *u, unsigned slot, int x, int y, int z, uint32_t *out, char *msg,
                    size_t msglen)
 {
     const struct tex_view *v = unit_texel_view(u, slot, x, y, z, msg, msglen);

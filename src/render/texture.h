@@ -120,24 +120,24 @@ uint32_t tex_view_fmask(const struct tex_view *v, unsigned x, unsigned y, unsign
 void tex_sampler_decode(const uint32_t w[3], const uint32_t reg[4], const struct tex_view *v,
                         struct eg_tex_sampler *out);
 
-/* The unit for one draw: every texture resource of the pixel and vertex
- * shaders' ranges decoded at its start (so that the fetches, which may run
- * on several threads, only read). */
+/* The unit for one draw: a texture resource of the pixel and vertex
+ * shaders' ranges is decoded when a shader first fetches from it in the
+ * draw (under the unit's lock: the fetches may run on several threads). */
 struct tex_unit;
 struct tex_unit *tex_unit_new(void);
 void tex_unit_free(struct tex_unit *u);
 void tex_unit_begin(struct tex_unit *u, const struct vc_regs *regs, const struct vc_mem *mem,
                     const struct cedar_tiling *tiling);
 /* The interpreter's callbacks (struct eg_shader_env) over the unit. */
-int tex_unit_resource(const struct tex_unit *u, unsigned slot, struct eg_tex_resource *out, char *msg,
+int tex_unit_resource(struct tex_unit *u, unsigned slot, struct eg_tex_resource *out, char *msg,
                       size_t msglen);
-int tex_unit_sampler(const struct tex_unit *u, unsigned sampler, unsigned slot, struct eg_tex_sampler *out,
+int tex_unit_sampler(struct tex_unit *u, unsigned sampler, unsigned slot, struct eg_tex_sampler *out,
                      char *msg, size_t msglen);
-int tex_unit_texel(const struct tex_unit *u, unsigned slot, int x, int y, int z, unsigned sample,
+int tex_unit_texel(struct tex_unit *u, unsigned slot, int x, int y, int z, unsigned sample,
                    union eg_vec4 *out, char *msg, size_t msglen);
-int tex_unit_texel_level(const struct tex_unit *u, unsigned slot, unsigned level, int x, int y, int z,
+int tex_unit_texel_level(struct tex_unit *u, unsigned slot, unsigned level, int x, int y, int z,
                          union eg_vec4 *out, char *msg, size_t msglen);
-int tex_unit_fmask(const struct tex_unit *u, unsigned slot, int x, int y, int z, uint32_t *out, char *msg,
+int tex_unit_fmask(struct tex_unit *u, unsigned slot, int x, int y, int z, uint32_t *out, char *msg,
                    size_t msglen);
 
 #endif

@@ -289,8 +289,9 @@ int eg_alu_eval(bool op3, unsigned op, const uint32_t s[3], uint32_t *r, struct 
     int32_t ia = (int32_t)s[0], ib = (int32_t)s[1];
     uint32_t ua = s[0], ub = s[1];
 
-    /* comparisons first: one table for SET / KILL / PRED_SET */
-    struct { unsigned op; enum cc cc; char kind; char type; } cmp[] = {
+    /* comparisons first: one table for SET / KILL / PRED_SET (static: not
+     * rebuilt on the stack for every instruction of every pixel) */
+    static const struct { unsigned op; enum cc cc; char kind; char type; } cmp[] = {
         /* kind: S = SET (1.0/0.0), D = SET_DX10 / integer SET (~0/0), K = KILL, P = PRED_SET */
         /* type: f = float, i = int, u = uint */
         { V_SQ_ALU_OP2__SETE, CC_E, 'S', 'f' },          { V_SQ_ALU_OP2__SETGT, CC_GT, 'S', 'f' },

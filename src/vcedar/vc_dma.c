@@ -85,7 +85,8 @@ static int tiled_init(struct vcedar *vc, struct vc_error *err, size_t at, const 
 }
 
 /* Copy `bytes` between the linear buffer and the tiled surface, elements in
- * row order from (x, y, z) (Mesa copies whole rows of the surface pitch). */
+ * row order from (x, y, z) (Mesa copies whole rows of the surface pitch);
+ * the elements before the bottom of the surface are copied, then a fault. */
 static int tiled_copy(struct vcedar *vc, struct vc_error *err, size_t at, struct tiled_side *t,
                       uint8_t *lin, uint64_t bytes, bool detile)
 {
@@ -94,18 +95,11 @@ static int tiled_copy(struct vcedar *vc, struct vc_error *err, size_t at, struct
     uint8_t *tiled = dmem(vc, err, at, t->base, m->size, "tiled surface");
     if (!tiled)
         return -1;
-    for (uint64_t e = 0; e < elems; e++) {
-        uint64_t lx = t->x + e;
-        unsigned x = (unsigned)(lx % m->width);
-        uint64_t y = t->y + lx / m->width;
-        if (y >= m->height)
-            return dfault(vc, err, at, "DMA_COPY", "DMA tiled copy runs past the bottom of the surface");
-        uint64_t off = cedar_tile_addr(m, x, (unsigned)y, 0, t->z);
-        if (detile)
-            memcpy(lin + e * t->bpe, tiled + off, t->bpe);
-        else
-            memcpy(tiled + off, lin + e * t->bpe, t->bpe);
-    }
+    uint64_t first = (uint64_t)t->y * m->width + t->x;
+    uint64_t done = detile ? cedar_detile_run(m, tiled, lin, t->z, first, elems)
+                           : cedar_tile_run(m, tiled, lin, t->z, first, elems);
+    if (done < elems)
+        return dfault(vc, err, at, "DMA_COPY", "DMA tiled copy runs past the bottom of the surface");
     return 0;
 }
 

@@ -7,6 +7,8 @@
  *    cedar_tile_addr puts them (tiling.h);
  *  - tile(detile(surface)) is the surface, plane by plane and all samples
  *    at once, and the two de-tilings agree;
+ *  - one-sample maps: a DMA run copy (cedar_detile_run) holds the elements
+ *    cedar_tile_addr gives, and cedar_tile_run puts them back;
  *  - FMask: every (pixel, sample, plane) bit lies inside the surface and
  *    no two share a bit.
  * Input: a byte of flags, then one byte per parameter, each picking from
@@ -98,6 +100,29 @@ static void check_colour(const struct cedar_tile_map *m, uint32_t seed)
         FUZZ_CHECK(cedar_tile_samples(m, back, m->size, lin, stride, plane, z) == 0, "tile_samples refused");
     }
     FUZZ_CHECK(!memcmp(back, tiled, m->size), "tile_samples(detile_samples(surface)) is not the surface");
+    if (m->samples == 1) {
+        /* a DMA run (cedar_detile_run / cedar_tile_run) from the seed,
+         * possibly leaving the surface: the elements the map gives, in
+         * run order, and back */
+        uint64_t plane_elems = (uint64_t)m->width * m->height;
+        uint64_t first = next(&r) % (plane_elems + m->width), count = next(&r) % (plane_elems + 2 * m->width);
+        unsigned z = next(&r) % m->slices;
+        uint64_t want = first >= plane_elems ? 0 : count < plane_elems - first ? count : plane_elems - first;
+        uint8_t *run = malloc(count * m->bpe + 1);
+        FUZZ_CHECK(run, "out of memory");
+        FUZZ_CHECK(cedar_detile_run(m, tiled, run, z, first, count) == want, "detile run copied a wrong count");
+        for (uint64_t e = 0; e < want; e++) {
+            uint64_t at = first + e;
+            FUZZ_CHECK(!memcmp(run + e * m->bpe,
+                               tiled + cedar_tile_addr(m, (unsigned)(at % m->width), (unsigned)(at / m->width), 0, z),
+                               m->bpe),
+                       "element %llu of a detile run is not the byte the map gives", (unsigned long long)e);
+        }
+        memcpy(back, tiled, m->size);
+        FUZZ_CHECK(cedar_tile_run(m, back, run, z, first, count) == want, "tile run copied a wrong count");
+        FUZZ_CHECK(!memcmp(back, tiled, m->size), "tile_run(detile_run(run)) changed the surface");
+        free(run);
+    }
     FUZZ_CHECK(cedar_detile(m, tiled, m->size - 1, one, stride, 0, 0) == -1, "a short buffer is taken");
     FUZZ_CHECK(cedar_detile(m, tiled, m->size, one, stride, m->samples, 0) == -1, "a sample past the end is taken");
     free(tiled);
