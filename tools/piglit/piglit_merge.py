@@ -9,8 +9,10 @@ part).  This reads the runs' TSVs (tools/piglit/piglit_run.py's: test, a
 status per side, seconds per side), takes for each test and side the last
 run that has it, and prints piglit_run's summary line for the list (a side's
 untested tests counted as "notrun": piglit_run counts those as skips, so the
-line also says how many), its wall time per side, and optionally writes the
-merged TSV (status "-" where a side did not run a test).
+line also says how many), its wall time per side and over the tests no side
+skipped, optionally the tests the virtual Cedar was slowest on, and
+optionally writes the merged TSV (status "-" where a side did not run a
+test).
 """
 import argparse
 import csv
@@ -35,6 +37,8 @@ def main(argv):
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--list", required=True, help="the whole list the runs are parts of")
     ap.add_argument("--out", help="write the merged TSV here")
+    ap.add_argument("--slowest", type=int, default=0, metavar="N",
+                    help="also list the N tests the virtual Cedar took longest on, with every side's seconds")
     ap.add_argument("tsvs", nargs="+", metavar="RUN.tsv")
     args = ap.parse_args(argv)
     names = read_names(args.list)
@@ -60,6 +64,15 @@ def main(argv):
     print("piglit %s wall time: %s (%d tests; not run: %s)" % (
         name, ", ".join("%s %.1fs" % (s, wall[s]) for s in sides), len(names),
         ", ".join("%s %d" % (s, missing[s]) for s in sides)))
+    both = [n for n in names if all(s in res[n] and res[n][s][0] not in ("skip", "notrun") for s in sides)]
+    if both and len(sides) > 1:
+        print("piglit %s over the %d tests no side skipped: %s" % (
+            name, len(both), ", ".join("%s %.1fs" % (s, sum(res[n][s][1] for n in both)) for s in sides)))
+    if args.slowest and "cedar" in sides:
+        ran = sorted((n for n in names if "cedar" in res[n]), key=lambda n: -res[n]["cedar"][1])
+        for n in ran[:args.slowest]:
+            print("  slowest: %s: %s" % (n, ", ".join(
+                "%s %s %.1fs" % (s, res[n][s][0], res[n][s][1]) if s in res[n] else "%s -" % s for s in sides)))
     if args.out:
         fixed = {n: {s: (full[n][s][0] if s in res[n] else "-", full[n][s][1], "") for s in sides}
                  for n in names}
