@@ -46,6 +46,7 @@ SHIM_SRCS := $(sort $(wildcard src/shim/*.c))
 # Defined before build-all / build-tests name it (a rule's prerequisites are
 # expanded when make reads the rule).
 SHIM     := $(BUILD)/libcedar-shim.so
+READDUMP := $(BUILD)/libcedar-readdump.so
 LIB_SRCS := $(filter-out $(SHIM_SRCS),$(sort $(wildcard src/*.c src/*/*.c cmdbuf/*.c)))
 LIB_OBJS := $(LIB_SRCS:%.c=$(BUILD)/obj/%.o) $(BUILD)/obj/gen/eg_regs_db.o
 SAN_OBJS := $(LIB_SRCS:%.c=$(BUILD)/san/%.o) $(BUILD)/san/gen/eg_regs_db.o
@@ -130,7 +131,7 @@ deps:
 	@if ! command -v $(PYTHON) >/dev/null 2>&1 || ! command -v pkg-config >/dev/null 2>&1 \
 	   || ! pkg-config --exists $(PKGS) $(TESTPKGS) $(BENCHPKGS); then ./tools/install-deps; fi
 
-build-all: $(LIB) $(TOOLS) $(SHIM)
+build-all: $(LIB) $(TOOLS) $(SHIM) $(READDUMP)
 
 build-tests: $(SAN_LIB) $(SAN_TOOLS) $(TESTS) $(SHIM) $(FUZZ_REPLAYS)
 
@@ -207,6 +208,11 @@ $(PIC_LIB): $(PIC_OBJS)
 $(SHIM): $(SHIM_OBJS) $(PIC_LIB) src/shim/exports.map
 	$(CC) $(CFLAGS) -shared -Wl,--version-script=src/shim/exports.map -Wl,-z,defs -o $@ \
 	    $(SHIM_OBJS) $(PIC_LIB) $(PKG_LIBS) -ldl -lpthread
+
+# tools/piglit/readdump.c: glReadPixels read-backs saved, preloaded into
+# piglit tests by tools/piglit/readback_compare.py (no cedar code in it).
+$(READDUMP): tools/piglit/readdump.c
+	$(CC) $(CSTD) $(WARN) $(CFLAGS) -fPIC -shared -o $@ $< -ldl
 
 # --- programs -------------------------------------------------------------
 # cedar-run also links the fake device tree it builds.

@@ -46,6 +46,8 @@ struct rig {
     float color[4];
     bool export_z;
     float z;
+    bool export_s;
+    uint8_t s;
 };
 
 static void *rig_ptr(void *ctx, uint64_t addr, uint64_t len)
@@ -85,6 +87,8 @@ static int stand_in_pixel(void *ctx, const struct vc_regs *regs, const struct vc
     out->num_colors = 1;
     out->depth_written = g->export_z;
     out->depth = g->z;
+    out->stencil_written = g->export_s;
+    out->stencil = g->s;
     return 0;
 }
 
@@ -282,6 +286,17 @@ static void test_depth_plane(void **state)
     rig_free(&g);
 }
 
+/* Stencil on: ALWAYS passes, a passing sample's stencil becomes REF (all masks 0xFF). */
+static void stencil_replace(struct rig *g, unsigned ref)
+{
+    set_depth_control(g, S_DB_DEPTH_CONTROL__STENCIL_ENABLE(1) |
+                             S_DB_DEPTH_CONTROL__STENCILFUNC(V_COMPARE_FUNC__STENCILFUNC_ALWAYS) |
+                             S_DB_DEPTH_CONTROL__STENCILZPASS(V_STENCIL_OP__STENCIL_REPLACE));
+    scene_set_reg(g->regs, REG_DB_STENCILREFMASK, S_DB_STENCILREFMASK__STENCILREF(ref) |
+                                                S_DB_STENCILREFMASK__STENCILMASK(0xFF) |
+                                                S_DB_STENCILREFMASK__STENCILWRITEMASK(0xFF));
+}
+
 /* Stencil: REPLACE, then EQUAL with INCR on depth pass, then a failing
  * NOTEQUAL whose INVERT goes through a write mask; GL 4.1.5 by hand. */
 static void test_stencil_ops(void **state)
@@ -290,12 +305,7 @@ static void test_stencil_ops(void **state)
     struct rig g;
     rig_init(&g, V_DB_Z_FORMAT__Z_24);
     big_triangle(&g, 0.0f, 0.0f, 0.0f, true);
-    set_depth_control(&g, S_DB_DEPTH_CONTROL__STENCIL_ENABLE(1) |
-                              S_DB_DEPTH_CONTROL__STENCILFUNC(V_COMPARE_FUNC__STENCILFUNC_ALWAYS) |
-                              S_DB_DEPTH_CONTROL__STENCILZPASS(V_STENCIL_OP__STENCIL_REPLACE));
-    scene_set_reg(g.regs, REG_DB_STENCILREFMASK, S_DB_STENCILREFMASK__STENCILREF(5) |
-                                               S_DB_STENCILREFMASK__STENCILMASK(0xFF) |
-                                               S_DB_STENCILREFMASK__STENCILWRITEMASK(0xFF));
+    stencil_replace(&g, 5);
     draw(&g);
     assert_int_equal(stencil_at(&g, 3, 60), 5);
     set_depth_control(&g, S_DB_DEPTH_CONTROL__STENCIL_ENABLE(1) |
@@ -349,6 +359,38 @@ static void test_depth_export(void **state)
     draw(&g);
     const uint8_t *p = g.mem + DEPTH_OFF + hand_1d_addr(20, 30, 2);
     assert_int_equal(p[0] | p[1] << 8, 8192); /* 0.125 * 65535 = 8191.875 */
+    rig_free(&g);
+}
+
+/* A stencil reference exported by the pixel shader (ARB_shader_stencil_export:
+ * it replaces the reference value of the stencil test and of REPLACE) takes
+ * effect only under DB_SHADER_CONTROL.STENCIL_EXPORT_ENABLE, and also in a
+ * draw without colour (CB_DISABLE: Mesa's stencil blits). */
+static void test_stencil_export(void **state)
+{
+    (void)state;
+    struct rig g;
+    rig_init(&g, V_DB_Z_FORMAT__Z_24);
+    stencil_replace(&g, 5);
+    g.export_s = true;
+    g.s = 0xA7;
+    big_triangle(&g, 0.0f, 0.0f, 0.0f, true);
+    draw(&g);
+    assert_int_equal(stencil_at(&g, 3, 60), 5); /* export not enabled: the register's 5 */
+    scene_set_reg(g.regs, REG_DB_SHADER_CONTROL, S_DB_SHADER_CONTROL__STENCIL_EXPORT_ENABLE(1));
+    scene_set_reg(g.regs, REG_CB_COLOR_CONTROL, S_CB_COLOR_CONTROL__MODE(V_CB_MODE__CB_DISABLE));
+    draw(&g);
+    assert_int_equal(stencil_at(&g, 3, 60), 0xA7);
+    /* the exported reference is also what EQUAL compares with */
+    set_depth_control(&g, S_DB_DEPTH_CONTROL__STENCIL_ENABLE(1) |
+                              S_DB_DEPTH_CONTROL__STENCILFUNC(V_COMPARE_FUNC__STENCILFUNC_EQUAL) |
+                              S_DB_DEPTH_CONTROL__STENCILZPASS(V_STENCIL_OP__STENCIL_INCR));
+    g.s = 0xA7;
+    draw(&g);
+    assert_int_equal(stencil_at(&g, 3, 60), 0xA8);
+    g.s = 0x11; /* no longer equal: kept */
+    draw(&g);
+    assert_int_equal(stencil_at(&g, 3, 60), 0xA8);
     rig_free(&g);
 }
 
@@ -486,6 +528,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_depth_less),        cmocka_unit_test(test_depth_plane),
         cmocka_unit_test(test_stencil_ops),       cmocka_unit_test(test_depth_export),
+        cmocka_unit_test(test_stencil_export),
         cmocka_unit_test(test_depth_only_draw),   cmocka_unit_test(test_htile),
         cmocka_unit_test(test_depth_sample_order), cmocka_unit_test(test_depth_copy),
     };

@@ -415,6 +415,41 @@ static void kill_pixel(void **state)
     assert_false(out.killed);
 }
 
+/* The Z export (ARRAY_BASE 61) as Mesa's r600_shader.c emits it: the depth
+ * in .x (here from R1.z), the stencil reference in .y (R2.y, an integer), in
+ * two exports whose other channels are masked (SEL 7); a masked channel
+ * leaves what the other export wrote. */
+static void z_and_stencil_exports(void **state)
+{
+    (void)state;
+    struct eg_asm a;
+    uint32_t w[64];
+    size_t n;
+    eg_asm_init(&a);
+    eg_asm_alu_clause(&a, V_SQ_CF_ALU_INST__ALU, NULL);
+    eg_asm_alu(&a, &(struct eg_alu){ .op = V_SQ_ALU_OP2__MOV, .dst = { 1, 2, true }, .src = { eg_src_lit_f(0.375f) },
+                                     .last = true });
+    eg_asm_alu(&a, &(struct eg_alu){ .op = V_SQ_ALU_OP2__MOV, .dst = { 2, 1, true }, .src = { eg_src_lit_u(0xC3) },
+                                     .last = true });
+    const unsigned M = V_SQ_INST_SEL__MASK;
+    eg_asm_export(&a, &(struct eg_export){ .type = V_SQ_EXPORT_TYPE__PIXEL, .array_base = 61, .gpr = 1,
+                                           .sel = { V_SQ_INST_SEL__Z, M, M, M } });
+    eg_asm_export(&a, &(struct eg_export){ .type = V_SQ_EXPORT_TYPE__PIXEL, .array_base = 61, .gpr = 2,
+                                           .sel = { M, V_SQ_INST_SEL__Y, M, M }, .done = true });
+    assert_int_equal(eg_asm_finish(&a, true, w, 64, &n), 0);
+    struct env_ctx c = { 0 };
+    struct eg_ps_param p;
+    color_param(&p);
+    struct eg_ps_output out;
+    struct eg_shader_err err;
+    if (run_ps_ij(w, n, &c, 0.25f, 0.25f, &p, &out, &err))
+        fail_msg("%s", err.msg);
+    assert_true(out.depth_written);
+    assert_true(out.depth == 0.375f);
+    assert_true(out.stencil_written);
+    assert_int_equal(out.stencil, 0xC3);
+}
+
 static void unsupported_opcode_is_named(void **state)
 {
     (void)state;
@@ -674,6 +709,7 @@ int main(void)
         cmocka_unit_test(kcache_constants),
         cmocka_unit_test(if_else),
         cmocka_unit_test(kill_pixel),
+        cmocka_unit_test(z_and_stencil_exports),
         cmocka_unit_test(unsupported_opcode_is_named),
         cmocka_unit_test(extreme_texture_coordinates),
         cmocka_unit_test(random_programs),

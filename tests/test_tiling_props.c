@@ -17,6 +17,7 @@
 #include <cmocka.h>
 
 #include "cedar/tiling.h"
+#include "common/test_util.h"
 
 static uint64_t rng_state = 0x9e3779b97f4a7c15ull;
 static uint32_t rnd(void)
@@ -299,6 +300,55 @@ static void test_cedar_msaa_surface(void **state)
     assert_int_equal((a2 >> 12) - (a0 >> 12), m.piece_slice_bytes / 256);
 }
 
+/* Copies large enough to be split over threads (tile_copy.c splits from
+ * 16 MiB): the demo's 8x colour surface (1280x736, 30 MiB, four pieces)
+ * de-tiled in one pass, every element checked against the address map,
+ * then tiled back to the same bytes; and a 2048x2048 single-sample one with
+ * a padded stride.  A band lost or copied twice fails the element check. */
+static void check_large(const struct cedar_surface *s, size_t pad)
+{
+    struct cedar_tile_map m;
+    struct cedar_layout_err err;
+    assert_int_equal(cedar_tile_map_init(&m, s, NULL, &err), 0);
+    size_t stride = (size_t)m.width * m.bpe + pad, plane = stride * m.height;
+    uint8_t *tiled = malloc(m.size), *back = calloc(1, m.size), *all = malloc(plane * m.samples);
+    assert_non_null(tiled);
+    assert_non_null(back);
+    assert_non_null(all);
+    for (uint64_t i = 0; i < m.size; i++)
+        tiled[i] = (uint8_t)rnd();
+    assert_int_equal(cedar_detile_samples(&m, tiled, m.size, all, stride, plane, 0), 0);
+    uint64_t wrong = 0;
+    for (unsigned smp = 0; smp < m.samples; smp++)
+        for (unsigned y = 0; y < m.height; y++)
+            for (unsigned x = 0; x < m.width; x++)
+                wrong += memcmp(all + smp * plane + y * stride + (size_t)x * m.bpe,
+                                tiled + cedar_tile_addr(&m, x, y, smp, 0), m.bpe) != 0;
+    assert_int_equal(wrong, 0);
+    assert_int_equal(cedar_tile_samples(&m, back, m.size, all, stride, plane, 0), 0);
+    assert_memory_equal(back, tiled, m.size);
+    free(tiled);
+    free(back);
+    free(all);
+}
+
+static void test_large_copies(void **state)
+{
+    (void)state;
+    /* the card's resolve target's parameters (HD 7350: 2 pipes, 8 banks) */
+    struct cedar_surface s = test_card_frame_surface();
+    s.width = s.aligned_width = 2048;
+    s.height = s.aligned_height = 2048;
+    check_large(&s, 64);
+    /* the demo's 8x colour surface */
+    s.width = s.aligned_width = 1280;
+    s.height = s.aligned_height = 736;
+    s.samples = 8;
+    s.tile_split = 512;
+    s.bankh = 1;
+    check_large(&s, 0);
+}
+
 /* The accepted-th of a run of random FMask layouts, at 2, 4 and 8 samples in
  * turn; returns its sample count. */
 static int next_fmask_surface(struct cedar_tile_map *m, struct cedar_surface *s, unsigned accepted)
@@ -550,6 +600,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_colour_configs),
         cmocka_unit_test(test_cedar_msaa_surface),
+        cmocka_unit_test(test_large_copies),
         cmocka_unit_test(test_fmask_configs),
         cmocka_unit_test(test_fmask_micro_tiles),
         cmocka_unit_test(test_fmask_8x_layout),

@@ -77,6 +77,8 @@ struct vc_pixel_out {
     bool killed;                           /* KILL: the pixel writes nothing */
     bool depth_written;                    /* the shader exported a depth (Z export) */
     float depth;                           /* that depth (window z) */
+    bool stencil_written;                  /* the shader exported a stencil reference (Z export .y) */
+    uint8_t stencil;                       /* that reference (its low 8 bits) */
 };
 
 struct vc_shader_ops {

@@ -318,6 +318,8 @@ struct eg_ps_output {
     uint8_t color_mask;
     float depth;                /* ARRAY_BASE 61, .x */
     bool depth_written;
+    uint32_t stencil;           /* ARRAY_BASE 61, .y: the stencil reference, integer bits */
+    bool stencil_written;
     bool killed;                /* a KILL* instruction fired */
 };
 

@@ -916,10 +916,9 @@ bool cb_write_whole_tile_lanes(struct cb_target *t, unsigned x0, unsigned y0, co
         for (unsigned q = 0; q < 4; q++) {
             unsigned pi = t->map.pix_index[i + q];
             uint8_t *dst = t->mem + ct->run[t->pix_run[pi]] + t->pix_off[pi];
-            dst[0] = (uint8_t)b0[q];
-            dst[1] = (uint8_t)b1[q];
-            dst[2] = (uint8_t)b2[q];
-            dst[3] = (uint8_t)b3[q];
+            /* bytes 0..3 in memory order, stored at once */
+            const uint8_t px[4] = {(uint8_t)b0[q], (uint8_t)b1[q], (uint8_t)b2[q], (uint8_t)b3[q]};
+            memcpy(dst, px, 4);
         }
     }
     whole_tile_meta(t, c, x0, y0);

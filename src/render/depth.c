@@ -107,6 +107,7 @@ int db_init(struct db_state *db, const struct vc_regs *regs, const struct vc_mem
     db->has_stencil = G_DB_STENCIL_INFO__FORMAT(sinfo) == V_DB_STENCIL_FORMAT__STENCIL_8;
     db->count = !G_DB_COUNT_CONTROL__ZPASS_INCREMENT_DISABLE(vc_reg(regs, REG_DB_COUNT_CONTROL));
     db->z_export = G_DB_SHADER_CONTROL__Z_EXPORT_ENABLE(sc);
+    db->s_export = G_DB_SHADER_CONTROL__STENCIL_EXPORT_ENABLE(sc);
     bool have_z = db->zformat != V_DB_Z_FORMAT__Z_INVALID;
     db->z_on = have_z && G_DB_DEPTH_CONTROL__Z_ENABLE(dc);
     db->z_write = db->z_on && G_DB_DEPTH_CONTROL__Z_WRITE_ENABLE(dc);
@@ -311,7 +312,8 @@ static uint8_t stencil_op(unsigned op, uint8_t old, uint8_t ref)
     }
 }
 
-uint32_t db_fragment(struct db_state *db, unsigned x, unsigned y, uint32_t coverage, const float *z, bool front)
+uint32_t db_fragment(struct db_state *db, unsigned x, unsigned y, uint32_t coverage, const float *z,
+                     const uint8_t *sref, bool front)
 {
     if (!db->active || !coverage)
         return coverage;
@@ -320,6 +322,8 @@ uint32_t db_fragment(struct db_state *db, unsigned x, unsigned y, uint32_t cover
     if (zs && (db->z_write || db->z_clear || db->expand_only))
         expand_tile(db, x, y);
     unsigned f = !front && db->backface ? 1 : 0;
+    /* the pixel shader's stencil export replaces the reference (both faces) */
+    uint8_t ref = sref ? *sref : db->sref[f];
     uint32_t passed = 0;
     for (unsigned s = 0; s < db->samples && s < RS_MAX_SAMPLES; s++) {
         if (!((coverage >> s) & 1u))
@@ -334,8 +338,8 @@ uint32_t db_fragment(struct db_state *db, unsigned x, unsigned y, uint32_t cover
         uint8_t snew = sold;
         bool pass = true;
         if (db->s_on && ss) {
-            if (!compare(db->sfunc[f], db->sref[f] & db->smask[f], sold & db->smask[f])) {
-                snew = stencil_op(db->sfail[f], sold, db->sref[f]);
+            if (!compare(db->sfunc[f], ref & db->smask[f], sold & db->smask[f])) {
+                snew = stencil_op(db->sfail[f], sold, ref);
                 pass = false;
             }
         }
@@ -347,10 +351,10 @@ uint32_t db_fragment(struct db_state *db, unsigned x, unsigned y, uint32_t cover
                           ? compare(db->zfunc, depth_decode(db->zformat, znew), depth_decode(db->zformat, zold))
                           : compare(db->zfunc, (double)znew, (double)zold);
             if (db->s_on && ss)
-                snew = stencil_op(zp ? db->szpass[f] : db->szfail[f], sold, db->sref[f]);
+                snew = stencil_op(zp ? db->szpass[f] : db->szfail[f], sold, ref);
             pass = zp;
         } else if (pass && db->s_on && ss) {
-            snew = stencil_op(db->szpass[f], sold, db->sref[f]);
+            snew = stencil_op(db->szpass[f], sold, ref);
         }
         if (db->s_on && ss)
             *sp = (uint8_t)((sold & ~db->swmask[f]) | (snew & db->swmask[f]));

@@ -31,6 +31,7 @@ struct db_state {
     bool expand_only;             /* DEPTH_COMPRESS_DISABLE: touched tiles are expanded */
     bool count;                   /* DB_COUNT_CONTROL: ZPASS counting on */
     bool z_export;                /* DB_SHADER_CONTROL.Z_EXPORT_ENABLE */
+    bool s_export;                /* DB_SHADER_CONTROL.STENCIL_EXPORT_ENABLE */
     bool clamp;                   /* viewport Z clamp (not DISABLE_VIEWPORT_CLAMP) */
     unsigned zformat;             /* V_DB_Z_FORMAT__*, INVALID: no depth surface */
     bool has_stencil;             /* a STENCIL_8 surface */
@@ -66,7 +67,8 @@ int db_init(struct db_state *db, const struct vc_regs *regs, const struct vc_mem
  * back-facing primitive: stencil test, depth test, their writes and stencil
  * ops, the pass count.  Returns the samples that passed (where colour may be
  * written). */
-uint32_t db_fragment(struct db_state *db, unsigned x, unsigned y, uint32_t coverage, const float *z, bool front);
+uint32_t db_fragment(struct db_state *db, unsigned x, unsigned y, uint32_t coverage, const float *z,
+                     const uint8_t *sref, bool front);
 
 /* The DB copy of pixel (x, y) into the samples `coverage` of colour target
  * t, as raw bits in the layout of the depth format's colour twin (Mesa's

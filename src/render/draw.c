@@ -188,11 +188,16 @@ static inline unsigned coverage_count(uint32_t m)
 
 /* The depth and stencil tests of a fragment (depth.c): the samples of
  * `coverage` that pass.  Depth per sample from the primitive's plane at the
- * sample's position, or the shader's export for all of them. */
-static uint32_t depth_test(struct draw_ctx *d, unsigned x, unsigned y, uint32_t coverage, const float *exported)
+ * sample's position, or the shader's export for all of them; the stencil
+ * reference from the registers or the shader's export (`out`: NULL when the
+ * pixel stage did not run). */
+static uint32_t depth_test(struct draw_ctx *d, unsigned x, unsigned y, uint32_t coverage,
+                           const struct vc_pixel_out *out)
 {
     if (!d->db.active)
         return coverage;
+    const float *exported = out && out->depth_written ? &out->depth : NULL;
+    const uint8_t *sref = out && out->stencil_written && d->db.s_export ? &out->stencil : NULL;
     float z[RS_MAX_SAMPLES];
     for (unsigned s = 0; s < d->rs.samples; s++) {
         if (exported && d->db.z_export) {
@@ -202,7 +207,7 @@ static uint32_t depth_test(struct draw_ctx *d, unsigned x, unsigned y, uint32_t 
         double px = (double)x + 0.5 + d->rs.sample_dx[s] / 16.0, py = (double)y + 0.5 + d->rs.sample_dy[s] / 16.0;
         z[s] = (float)(d->z0 + d->zdx * (px - d->zx0) + d->zdy * (py - d->zy0));
     }
-    return db_fragment(&d->db, x, y, coverage, z, d->prim.front_face);
+    return db_fragment(&d->db, x, y, coverage, z, sref, d->prim.front_face);
 }
 
 static void write_shaded(struct draw_ctx *d, const struct vc_pixel_in *in, const struct vc_pixel_out *out)
@@ -212,7 +217,7 @@ static void write_shaded(struct draw_ctx *d, const struct vc_pixel_in *in, const
         return;
     uint32_t cov = out->num_colors ? cb_alpha_mask_apply(&d->a2m, in->x, in->y, out->color[0][3], in->coverage)
                                    : in->coverage;
-    cov = depth_test(d, in->x, in->y, cov, out->depth_written ? &out->depth : NULL);
+    cov = depth_test(d, in->x, in->y, cov, out);
     if (!cov)
         return;
     for (unsigned k = 0; k < RS_NUM_CB && k < out->num_colors; k++) {
@@ -339,7 +344,7 @@ static int flush_pending(struct draw_ctx *d)
                                         o->num_colors ? cb_alpha_mask_apply(&d->a2m, d->pending[l].x, d->pending[l].y,
                                                                             o->color[0][3], d->pending[l].coverage)
                                                       : d->pending[l].coverage,
-                                        o->depth_written ? &o->depth : NULL);
+                                        o);
     }
     for (unsigned k = 0; k < RS_NUM_CB; k++) {
         if (!d->cb_on[k])
@@ -942,7 +947,8 @@ int vc_render_draw(struct vc_render *r, const struct vc_regs *regs, const struct
     /* Without colour the pixel stage matters only when it can change depth or drop the pixel. */
     d->shading = (d->mode == V_CB_MODE__CB_NORMAL && !d->db.copy_z && !d->db.copy_s) ||
                  (d->mode == V_CB_MODE__CB_DISABLE &&
-                  (G_DB_SHADER_CONTROL__Z_EXPORT_ENABLE(db_sc) || G_DB_SHADER_CONTROL__KILL_ENABLE(db_sc)));
+                  (G_DB_SHADER_CONTROL__Z_EXPORT_ENABLE(db_sc) || G_DB_SHADER_CONTROL__STENCIL_EXPORT_ENABLE(db_sc) ||
+                   G_DB_SHADER_CONTROL__KILL_ENABLE(db_sc)));
     if (!r->shaders.vertex || (d->shading && !r->shaders.pixel)) {
         rs_fail(err, "render: no shader stages (out of memory when the renderer was made)");
         goto out;

@@ -397,6 +397,8 @@ static int pixel(void *ctx, const struct vc_regs *regs, const struct vc_mem *mem
     out->killed = o.killed;
     out->depth_written = o.depth_written;
     out->depth = o.depth;
+    out->stencil_written = o.stencil_written;
+    out->stencil = (uint8_t)o.stencil;
     out->num_colors = 0;
     for (unsigned t = 0; t < VC_RENDER_MAX_TARGETS; t++)
         if ((o.color_mask >> t) & 1u) {

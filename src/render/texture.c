@@ -43,8 +43,7 @@
  * encodes them, and DEPTH_COMPARE_FUNCTION.  The Z filter, anisotropy and
  * the sampler's FORCE_DEGAMMA are not read.
  *
- * Not modelled (a fault naming them when fetched): cube maps,
- * depth-buffer layouts (DEPTH_SAMPLE_ORDER), endian swapping,
+ * Not modelled (a fault naming them when fetched): cube maps, endian swapping,
  * UNSIGNED_BIASED components, and the formats tex_format.c lacks
  * (compressed, 3-component, ...).
  */
@@ -222,6 +221,7 @@ static int view_mips(struct tex_view *v, unsigned slot, const uint32_t w[8], con
             .slices = l->slices,
             .order = G_SQ_TEX_RESOURCE_WORD0__NON_DISP_TILING_ORDER(w[0]) ? CEDAR_MICRO_NON_DISPLAYABLE
                                                                           : CEDAR_MICRO_DISPLAYABLE,
+            .depth_sample_order = (int)G_SQ_TEX_RESOURCE_WORD7__DEPTH_SAMPLE_ORDER(w[7]),
         };
         if (cedar_tile_map_init(&v->lv[i].map, &ls, &opts, &lerr))
             return view_fail(v, slot, "mip level %u: %s", i, lerr.msg);
@@ -252,8 +252,6 @@ int tex_view_decode(struct tex_view *v, unsigned slot, const uint32_t w[8], cons
     v->fmt = tex_format_find(dfmt);
     if (!v->fmt)
         return view_fail(v, slot, "data format %s is not modelled", value_name("SQ_DATA_FORMAT", dfmt));
-    if (G_SQ_TEX_RESOURCE_WORD7__DEPTH_SAMPLE_ORDER(w[7]))
-        return view_fail(v, slot, "a depth-buffer layout (DEPTH_SAMPLE_ORDER) is not modelled");
     if (G_SQ_TEX_RESOURCE_WORD4__ENDIAN_SWAP(w[4]) != V_SQ_ENDIAN__ENDIAN_NONE)
         return view_fail(v, slot, "endian swap %s is not modelled",
                          value_name("SQ_ENDIAN", G_SQ_TEX_RESOURCE_WORD4__ENDIAN_SWAP(w[4])));
@@ -326,10 +324,15 @@ int tex_view_decode(struct tex_view *v, unsigned slot, const uint32_t w[8], cons
     s.aligned_height = rows;
     s.width = s.aligned_width;
     s.height = s.aligned_height;
+    /* DEPTH_SAMPLE_ORDER: a depth or stencil buffer read as a texture (Mesa
+     * sets it for every DB-compatible texture): the DB's layout, i.e. the
+     * samples of a pixel side by side and the libdrm depth/stencil bank
+     * rules (depth.c maps the DB's surfaces the same way). */
     struct cedar_tile_opts opts = {
         .slices = slices,
         .order = G_SQ_TEX_RESOURCE_WORD0__NON_DISP_TILING_ORDER(w[0]) ? CEDAR_MICRO_NON_DISPLAYABLE
                                                                       : CEDAR_MICRO_DISPLAYABLE,
+        .depth_sample_order = (int)G_SQ_TEX_RESOURCE_WORD7__DEPTH_SAMPLE_ORDER(w[7]),
     };
     struct cedar_layout_err lerr = { { 0 } };
     if (cedar_tile_map_init(&v->map, &s, &opts, &lerr))

@@ -78,6 +78,33 @@ static int assemble(struct assembler *a, struct vtx i)
         a->v[1] = i;
         return rc;
     }
+    /* Adjacency types with no geometry shader (the model has none): the
+     * adjacent vertices are shaded and counted as indices but draw nothing
+     * (GL 4.6 10.1.11-10.1.14, table 10.1 for strips). */
+    case V_VGT_DI_PRIM_TYPE__DI_PT_LINELIST_ADJ:
+        a->v[n % 4] = i;
+        return n % 4 == 3 ? emit(a, VGT_LINE, a->v[1], a->v[2], a->v[2]) : 0;
+    case V_VGT_DI_PRIM_TYPE__DI_PT_LINESTRIP_ADJ:
+        /* segment k joins vertices k+1 and k+2, once vertex k+3 is there */
+        a->v[n % 4] = i;
+        return n >= 3 ? emit(a, VGT_LINE, a->v[(n - 2) % 4], a->v[(n - 1) % 4], a->v[(n - 1) % 4]) : 0;
+    case V_VGT_DI_PRIM_TYPE__DI_PT_TRILIST_ADJ:
+        if (n % 2 == 0)
+            a->v[(n % 6) / 2] = i;
+        return n % 6 == 5 ? emit(a, VGT_TRIANGLE, a->v[0], a->v[1], a->v[2]) : 0;
+    case V_VGT_DI_PRIM_TYPE__DI_PT_TRISTRIP_ADJ:
+        /* triangle k: even vertices 2k, 2k+2, 2k+4 (the first two swapped for
+         * odd k), complete with its last adjacent vertex 2k+5 */
+        if (n % 2 == 0) {
+            a->v[0] = a->v[1];
+            a->v[1] = a->v[2];
+            a->v[2] = i;
+            return 0;
+        }
+        if (n < 5)
+            return 0;
+        return ((n - 5) / 2) % 2 == 0 ? emit(a, VGT_TRIANGLE, a->v[0], a->v[1], a->v[2])
+                                       : emit(a, VGT_TRIANGLE, a->v[1], a->v[0], a->v[2]);
     case V_VGT_DI_PRIM_TYPE__DI_PT_QUADLIST:
         a->v[n % 4] = i;
         if (n % 4 != 3)
@@ -122,6 +149,10 @@ static bool prim_type_supported(unsigned t)
     case V_VGT_DI_PRIM_TYPE__DI_PT_QUADLIST:
     case V_VGT_DI_PRIM_TYPE__DI_PT_QUADSTRIP:
     case V_VGT_DI_PRIM_TYPE__DI_PT_POLYGON:
+    case V_VGT_DI_PRIM_TYPE__DI_PT_LINELIST_ADJ:
+    case V_VGT_DI_PRIM_TYPE__DI_PT_LINESTRIP_ADJ:
+    case V_VGT_DI_PRIM_TYPE__DI_PT_TRILIST_ADJ:
+    case V_VGT_DI_PRIM_TYPE__DI_PT_TRISTRIP_ADJ:
         return true;
     default:
         return false;

@@ -536,13 +536,19 @@ static int do_export(struct machine *m, uint32_t w0, uint32_t w1)
             dst = &m->ps_out[m->cl].color[a];
             m->ps_out[m->cl].color_mask |= (uint8_t)(1u << a);
         } else if (type == V_SQ_EXPORT_TYPE__PIXEL && m->is_ps && a == V_SQ_EXPORT_ARRAY_BASE__PIXEL_Z) {
-            union eg_vec4 z = { .f = { 0 } };
-            z.f[0] = m->ps_out[m->cl].depth;
-            for (int c = 0; c < 1; c++)
-                if (sel[c] <= V_SQ_INST_SEL__W)
-                    z.u[c] = src->u[sel[c]];
-            m->ps_out[m->cl].depth = z.f[0];
-            m->ps_out[m->cl].depth_written = true;
+            /* x the depth, y the stencil reference (Mesa r600_shader.c
+             * exports gl_FragStencilRefARB's integer as .y of ARRAY_BASE 61,
+             * the depth as .x, each in its own export, the rest masked) */
+            struct eg_ps_output *po = &m->ps_out[m->cl];
+            if (sel[0] <= V_SQ_INST_SEL__W) {
+                union eg_vec4 z = *src;
+                po->depth = z.f[sel[0]];
+                po->depth_written = true;
+            }
+            if (sel[1] <= V_SQ_INST_SEL__W) {
+                po->stencil = src->u[sel[1]];
+                po->stencil_written = true;
+            }
             continue;
         } else {
             return fault(m, "unsupported export: type %u array base %u in a %s", type, a,

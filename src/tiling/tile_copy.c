@@ -10,9 +10,12 @@
  * memory whole, never one address computation per pixel. */
 #include "cedar/tiling.h"
 
+#include <pthread.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 /* Fixed-size copies compile to a few moves; the span size is one of these. */
 static inline void copy_span(uint8_t *d, const uint8_t *s, unsigned n)
@@ -433,9 +436,9 @@ static inline __attribute__((always_inline)) void
 seq_body(const struct cedar_tile_map *m, const struct plane_tables *t, const struct seq_plan *p,
          uint8_t *tiled, uint8_t *const *plane, size_t stride, unsigned slice,
          const uint32_t *src_off, const size_t *dst_off, unsigned spans, unsigned span_bytes,
-         int shape, int dir)
+         int shape, int dir, unsigned my_lo, unsigned my_hi)
 {
-    const unsigned nx = m->width / 8, ny = m->height / 8, bpe = m->bpe;
+    const unsigned nx = m->width / 8, bpe = m->bpe;
     const unsigned mw = m->macro_w / 8, mh = m->macro_h / 8, spp = p->samples_per_piece;
     const unsigned rot_slice = (m->banks / 2 - 1) * slice;
     const struct seq_slot *slot = p->slot;
@@ -449,7 +452,7 @@ seq_body(const struct cedar_tile_map *m, const struct plane_tables *t, const str
             continue;
         const uint64_t ck = spread(m, m->piece_slice_bytes * (piece + (uint64_t)m->pieces * slice));
         const uint32_t rot = ((rot_slice ^ (m->banks / 2 + 1) * piece) & (m->banks - 1)) << m->lg_pipes;
-        for (unsigned my0 = 0; my0 < ny; my0 += mh)
+        for (unsigned my0 = my_lo; my0 < my_hi; my0 += mh)
             for (unsigned mx0 = 0; mx0 < nx; mx0 += mw) {
                 uint8_t *src = tiled + ck + t->yh[my0] + t->xh[mx0];
                 const uint32_t c = t->xpb[mx0] ^ t->ypb[my0] ^ rot;
@@ -472,6 +475,92 @@ seq_body(const struct cedar_tile_map *m, const struct plane_tables *t, const str
                              span_bytes, shape, dir);
                 }
             }
+    }
+}
+
+/* One copy_2d_seq call's arguments, for its threads. */
+struct seq_job {
+    const struct cedar_tile_map *m;
+    const struct plane_tables *t;
+    const struct seq_plan *p;
+    uint8_t *tiled;
+    uint8_t *const *plane;
+    size_t stride;
+    unsigned slice;
+    const uint32_t *src_off;
+    const size_t *dst_off;
+    int dir;
+    unsigned my_lo, my_hi;   /* micro-tile rows, multiples of the macro tile's */
+};
+
+static void seq_job_run(const struct seq_job *j)
+{
+    const struct cedar_tile_map *m = j->m;
+    const unsigned spans = m->span_count, span_bytes = m->span_elems * m->bpe;
+    const int disp4 = m->bpe == 4 && m->pix_index[1] == 1 && m->pix_index[8] == 4 && m->pix_index[4] == 8;
+    /* Constant shapes so the copies unroll (see copy_2d). */
+    if (disp4)
+        seq_body(m, j->t, j->p, j->tiled, j->plane, j->stride, j->slice, j->src_off, j->dst_off, 16, 16, 1,
+                 j->dir, j->my_lo, j->my_hi);
+    else if (spans == 32 && span_bytes == 16)
+        seq_body(m, j->t, j->p, j->tiled, j->plane, j->stride, j->slice, j->src_off, j->dst_off, 32, 16, 0,
+                 j->dir, j->my_lo, j->my_hi);
+    else
+        seq_body(m, j->t, j->p, j->tiled, j->plane, j->stride, j->slice, j->src_off, j->dst_off, spans,
+                 span_bytes, 0, j->dir, j->my_lo, j->my_hi);
+}
+
+static void *seq_job_thread(void *arg)
+{
+    seq_job_run(arg);
+    return NULL;
+}
+
+/* Copies of at least this many bytes are split over threads: each takes a
+ * band of macro-tile rows, so they write disjoint bytes on both sides. */
+#define THREAD_MIN_BYTES (16u << 20)
+#define MAX_COPY_THREADS 4
+
+static unsigned copy_threads(size_t bytes)
+{
+    if (bytes < THREAD_MIN_BYTES)
+        return 1;
+    static long online; /* glibc reads /sys for it: once per process */
+    long n = __atomic_load_n(&online, __ATOMIC_RELAXED);
+    if (!n) {
+        n = sysconf(_SC_NPROCESSORS_ONLN);
+        __atomic_store_n(&online, n, __ATOMIC_RELAXED);
+    }
+    return n < 1 ? 1u : n > MAX_COPY_THREADS ? MAX_COPY_THREADS : (unsigned)n;
+}
+
+/* Runs job over its rows, on up to copy_threads(bytes) threads (a band
+ * whose thread cannot start runs here: the same bytes, later). */
+static void seq_job_split(const struct seq_job *job, unsigned mh, size_t bytes)
+{
+    unsigned bands = (job->my_hi - job->my_lo + mh - 1) / mh, n = copy_threads(bytes);
+    if (n > bands)
+        n = bands;
+    if (n < 2) {
+        seq_job_run(job);
+        return;
+    }
+    struct seq_job part[MAX_COPY_THREADS];
+    pthread_t tid[MAX_COPY_THREADS];
+    bool started[MAX_COPY_THREADS] = {false};
+    for (unsigned i = 0; i < n; i++) {
+        part[i] = *job;
+        part[i].my_lo = job->my_lo + bands * i / n * mh;
+        part[i].my_hi = i + 1 == n ? job->my_hi : job->my_lo + bands * (i + 1) / n * mh;
+    }
+    for (unsigned i = 1; i < n; i++)
+        started[i] = pthread_create(&tid[i], NULL, seq_job_thread, &part[i]) == 0;
+    seq_job_run(&part[0]);
+    for (unsigned i = 1; i < n; i++) {
+        if (started[i])
+            pthread_join(tid[i], NULL);
+        else
+            seq_job_run(&part[i]);
     }
 }
 
@@ -536,17 +625,11 @@ static int copy_2d_seq(const struct cedar_tile_map *m, uint8_t *tiled, uint8_t *
             rc = 0;
     }
     if (rc == 1) {
-        const unsigned spans = m->span_count, span_bytes = m->span_elems * m->bpe;
-        const int disp4 = m->bpe == 4 && m->pix_index[1] == 1 && m->pix_index[8] == 4 &&
-                          m->pix_index[4] == 8;
-        /* Constant shapes so the copies unroll (see copy_2d). */
-        if (disp4)
-            seq_body(m, &t, &p, tiled, plane, stride, slice, src_off, dst_off, 16, 16, 1, dir);
-        else if (spans == 32 && span_bytes == 16)
-            seq_body(m, &t, &p, tiled, plane, stride, slice, src_off, dst_off, 32, 16, 0, dir);
-        else
-            seq_body(m, &t, &p, tiled, plane, stride, slice, src_off, dst_off, spans, span_bytes, 0,
-                     dir);
+        const struct seq_job job = {m, &t, &p, tiled, plane, stride, slice, src_off, dst_off, dir, 0, ny};
+        size_t planes = 0;
+        for (unsigned i = 0; i < 8; i++)
+            planes += plane[i] != NULL;
+        seq_job_split(&job, mh, planes * m->height * (size_t)m->width * m->bpe);
     }
 out:
     seq_plan_free(&p);
