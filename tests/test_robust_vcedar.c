@@ -4,7 +4,9 @@
  * the caller's business, so only well-formed memory with hostile contents),
  * raw bare-metal IBs, and the BOF reader on corrupted captures.  Fixed seeds;
  * every call must come back with 0 or an error carrying a one-line reason,
- * never a sanitizer report or a hang. */
+ * never a sanitizer report or a hang.  What is accepted is checked too: a
+ * mutant strict mode accepts, kernel mode accepts patched the same; an
+ * accepted CS leaves a buffer it does not name unchanged. */
 #include <errno.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -101,7 +103,7 @@ static void checker_on_mutated_mesa_streams(void **state)
     static uint32_t ib[8192];
     static const char *names[] = { "001", "002", "003", "004" };
     test_rand_seed(0x5eed0101);
-    unsigned runs = 0, accepted = 0;
+    unsigned runs = 0, accepted = 0, both = 0;
     double t0 = test_now();
     for (unsigned n = 0; n < 4; n++) {
         load_stream(names[n], &s);
@@ -119,15 +121,33 @@ static void checker_on_mutated_mesa_streams(void **state)
             if (test_rand() % 5 == 0)
                 bo[test_rand() % s.nrelocs].size = test_rand() % 4096;
             struct vc_error err = { 0 };
-            int r = vc_check_gfx(&cfg, ib, len, test_rand() % 20 ? s.reloc : NULL, reloc_dw, bo, &err);
-            if (r)
+            const uint32_t *relocs = test_rand() % 20 ? s.reloc : NULL;
+            static uint32_t ib2[8192];
+            memcpy(ib2, ib, len * 4);
+            int r = vc_check_gfx(&cfg, ib, len, relocs, reloc_dw, bo, &err);
+            if (r) {
                 check_error_line(&err);
-            else
+            } else {
                 accepted++;
+                /* what strict mode accepts, the kernel's rules accept too,
+                 * patched the same (the kernel's fix-ups, clamping a vertex
+                 * buffer or lowering a linear SLICE, apply only to what
+                 * strict mode refuses) */
+                if (cfg.mode == VC_CHECK_STRICT) {
+                    cfg.mode = VC_CHECK_KERNEL;
+                    if (vc_check_gfx(&cfg, ib2, len, relocs, reloc_dw, bo, &err))
+                        fail_msg("stream %s run %u: strict accepts, kernel mode refuses: %s", names[n], it, err.text);
+                    if (memcmp(ib, ib2, len * 4))
+                        fail_msg("stream %s run %u: strict and kernel mode patch the IB differently", names[n], it);
+                    both++;
+                }
+            }
             runs++;
         }
     }
-    print_message("%u mutated GFX streams checked (%u accepted) in %.1f s\n", runs, accepted, test_now() - t0);
+    print_message("%u mutated GFX streams checked (%u accepted, %u of them by both modes) in %.1f s\n", runs,
+                  accepted, both, test_now() - t0);
+    assert_true(both > 1000);
 
     /* the DMA ring: cs_005 */
     load_stream("005", &s);
