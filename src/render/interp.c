@@ -66,7 +66,6 @@ void spi_prim_inputs(const struct spi_link *l, const struct vc_vertex_out *const
 
 typedef double double2 __attribute__((vector_size(2 * sizeof(double))));   /* GCC / Clang vector */
 
-__attribute__((target_clones("avx2", "default")))
 void spi_centre_weights_batch(const float inv_w[3], const double (*ij)[3][2], unsigned n, struct vc_pixel_in *out)
 {
     double lin1[EG_PS_BATCH_MAX], lin2[EG_PS_BATCH_MAX], p1[EG_PS_BATCH_MAX], p2[EG_PS_BATCH_MAX],
