@@ -25,6 +25,7 @@ struct addr_table {
     uint8_t *slab;
     size_t slab_bytes;
     void **tile;          /* tile (mx, my)'s entry once filled, else NULL */
+    unsigned used_in;     /* the vc_render's draw_serial when last handed out */
 };
 
 static size_t tile_bytes_of(const struct cedar_tile_map *m)
@@ -72,15 +73,29 @@ static void table_free(struct addr_table *t)
 struct addr_table *render_addr_table(struct vc_render *r, const struct cedar_tile_map *m)
 {
     for (unsigned i = 0; i < RENDER_ADDR_TABLES; i++)
-        if (r->tables[i] && memcmp(&r->tables[i]->map, m, sizeof *m) == 0)
+        if (r->tables[i] && memcmp(&r->tables[i]->map, m, sizeof *m) == 0) {
+            r->tables[i]->used_in = r->draw_serial;
             return r->tables[i];
-    struct addr_table *t = table_new(m);
-    if (!t)
-        return NULL;
-    unsigned slot = r->next_table++ % RENDER_ADDR_TABLES;
-    table_free(r->tables[slot]);
-    r->tables[slot] = t;
-    return t;
+        }
+    /* A slot whose table the current draw does not use: freeing one it
+     * uses left its targets reading freed memory (a draw with more
+     * layouts than slots; found with valgrind under piglit's
+     * blit-mismatched-formats).  None free: no table, the targets address
+     * pixel by pixel. */
+    for (unsigned k = 0; k < RENDER_ADDR_TABLES; k++) {
+        unsigned slot = (r->next_table + k) % RENDER_ADDR_TABLES;
+        if (r->tables[slot] && r->tables[slot]->used_in == r->draw_serial)
+            continue;
+        struct addr_table *t = table_new(m);
+        if (!t)
+            return NULL;
+        t->used_in = r->draw_serial;
+        table_free(r->tables[slot]);
+        r->tables[slot] = t;
+        r->next_table = slot + 1;
+        return t;
+    }
+    return NULL;
 }
 
 void render_addr_tables_free(struct vc_render *r)

@@ -1112,6 +1112,7 @@ int vc_render_draw(struct vc_render *r, const struct vc_regs *regs, const struct
         rs_fail(err, "render: out of memory");
         goto out;
     }
+    r->draw_serial++; /* tables handed out from here on are this draw's (addr_table.c) */
     r->stats.draws++;
     d->r = r;
     d->regs = regs;

@@ -24,6 +24,7 @@ struct vc_render {
     void *shade;                 /* the default stages' state (shade.c) */
     struct addr_table *tables[RENDER_ADDR_TABLES]; /* addr_table.c */
     unsigned next_table;
+    unsigned draw_serial;        /* vc_render_draw's count: a table handed out in this draw stays */
     unsigned threads;            /* vc_render_set_threads; 0: one per online CPU */
     struct render_workers *workers; /* the draws' threads (workers.c), kept across draws */
     bool block_path_off;         /* tests: fully covered blocks shaded pixel by pixel (draw.c) */
