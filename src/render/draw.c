@@ -91,6 +91,7 @@ struct draw_ctx {
     const struct rs_vertex *pair;  /* CB_RESOLVE quad: the second half (rs_pair) */
     unsigned npending;
     bool pending_block;        /* pending[] is shade_block's: one micro tile, row by row, all covered */
+    bool pending_weighted;     /* shade_block set pending[]'s weights already */
     struct vc_pixel_in pending[EG_PS_BATCH_MAX];
     double pending_ij[EG_PS_BATCH_MAX][3][2];   /* centre, centroid, sample: weights computed at the flush */
     struct vc_pixel_out shaded[EG_PS_BATCH_MAX];
@@ -291,9 +292,14 @@ static void pixel_weights(const struct draw_ctx *d, struct vc_pixel_in *in, cons
 /* pixel_weights for a batch whose pixel stage reads only the centre's
  * weights, on an unclipped primitive (interp.c spi_centre_weights_batch:
  * the same values).  false: not this case. */
+static bool centre_weights_apply(const struct draw_ctx *d)
+{
+    return d->m_identity && spi_centre_batch_applies(&d->spi, d->baryc_needed);
+}
+
 static bool centre_weights_batch(struct draw_ctx *d, unsigned n)
 {
-    if (!d->m_identity || !spi_centre_batch_applies(&d->spi, d->baryc_needed))
+    if (!centre_weights_apply(d))
         return false;
     spi_centre_weights_batch(d->prim_inv_w, (const double(*)[3][2])d->pending_ij, n, d->pending);
     return true;
@@ -316,12 +322,13 @@ static uint32_t a2m_coverage(const struct draw_ctx *d, unsigned l, unsigned num_
 static int flush_pending(struct draw_ctx *d)
 {
     unsigned n = d->npending, done = 0;
-    bool block = d->pending_block;
+    bool block = d->pending_block, weighted = d->pending_weighted;
     d->npending = 0;
     d->pending_block = false;
+    d->pending_weighted = false;
     if (n == 0)
         return 0;
-    if (!centre_weights_batch(d, n))
+    if (!weighted && !centre_weights_batch(d, n))
         for (unsigned l = 0; l < n; l++)
             pixel_weights(d, &d->pending[l], (const double(*)[2])d->pending_ij[l]);
     int rc = render_shade_pixels(d->r, d->batch, d->regs, d->mem, &d->prim, d->pending, n, d->shaded, &done,
@@ -341,13 +348,23 @@ static int flush_pending(struct draw_ctx *d)
                 num_colors = t + 1;
         /* depth and stencil first: the samples each pixel still covers */
         uint32_t cov[EG_PS_BATCH_MAX];
-        for (unsigned l = 0; l < done; l++)
-            cov[l] = killed[l] ? 0 : depth_test(d, d->pending[l].x, d->pending[l].y, a2m_coverage(d, l, num_colors), NULL);
+        bool lost = false;   /* a pixel lost a sample */
+        if (!d->db.active && !d->a2m.on) {
+            for (unsigned l = 0; l < done; l++) {
+                cov[l] = killed[l] ? 0 : d->pending[l].coverage;
+                lost |= cov[l] != d->pending[l].coverage;
+            }
+        } else {
+            for (unsigned l = 0; l < done; l++) {
+                cov[l] = killed[l] ? 0
+                                   : depth_test(d, d->pending[l].x, d->pending[l].y, a2m_coverage(d, l, num_colors),
+                                                NULL);
+                lost |= cov[l] != d->pending[l].coverage;
+            }
+        }
         /* a whole block none of whose pixels lost a sample: its lanes are in
          * cb_write_whole_tile_lanes' order */
-        bool lanes = block && done == 64 && !d->a2m.on;
-        for (unsigned l = 0; l < done && lanes; l++)
-            lanes = cov[l] == d->pending[l].coverage;
+        bool lanes = block && done == 64 && !d->a2m.on && !lost;
         bool dual = d->cb_on[0] && d->cb[0].dual_src && num_colors > 1;
         for (unsigned k = 0; k < RS_NUM_CB; k++) {
             if (!d->cb_on[k])
@@ -576,25 +593,34 @@ static int shade_block(struct draw_ctx *d, const struct rs_block *b)
     if (flush_pending(d))
         return -1;
     uint32_t all = (1u << d->rs.samples) - 1u;
+    /* the centre's weights only: computed here from the block's edge
+     * values, without the per-pixel (i, j) triples the flush would read */
+    bool centre = centre_weights_apply(d);
+    double lin1[64], lin2[64];
     for (unsigned j = 0; j < 8; j++) {
         int64_t row[2] = {b->e[0] + (int64_t)j * b->step_y[0], b->e[1] + (int64_t)j * b->step_y[1]};
         for (unsigned i = 0; i < 8; i++) {
-            unsigned l = j * 8 + i;
-            struct vc_pixel_in *in = &d->pending[l];
-            in->x = (unsigned)b->x + i;
-            in->y = (unsigned)b->y + j;
-            in->sample = 0;
-            in->coverage = all;
-            double *ij = d->pending_ij[l][0];
-            ij[0] = (double)(row[0] + (int64_t)i * b->step_x[0]) * b->inv_area;
-            ij[1] = (double)(row[1] + (int64_t)i * b->step_x[1]) * b->inv_area;
-            pixel_pos(d, b->x + (int)i, b->y + (int)j, ij, in->pos);
-            d->pending_ij[l][1][0] = d->pending_ij[l][2][0] = ij[0];
-            d->pending_ij[l][1][1] = d->pending_ij[l][2][1] = ij[1];
+            lin1[j * 8 + i] = (double)(row[0] + (int64_t)i * b->step_x[0]) * b->inv_area;
+            lin2[j * 8 + i] = (double)(row[1] + (int64_t)i * b->step_x[1]) * b->inv_area;
         }
     }
+    for (unsigned l = 0; l < 64; l++) {
+        struct vc_pixel_in *in = &d->pending[l];
+        in->x = (unsigned)b->x + (l & 7);
+        in->y = (unsigned)b->y + (l >> 3);
+        in->sample = 0;
+        in->coverage = all;
+        double ij[2] = {lin1[l], lin2[l]};
+        pixel_pos(d, (int)in->x, (int)in->y, ij, in->pos);
+        if (!centre)
+            for (unsigned k = 0; k < 3; k++)
+                memcpy(d->pending_ij[l][k], ij, sizeof ij);
+    }
+    if (centre)
+        spi_centre_weights_ab(d->prim_inv_w, lin1, lin2, 64, d->pending);
     d->npending = 64;
     d->pending_block = true;
+    d->pending_weighted = centre;
     d->stats.blocks_batched++;
     return flush_pending(d) ? -1 : 1;
 }
@@ -637,6 +663,7 @@ static int raster_one(struct draw_ctx *d, const struct rs_vertex v[3])
     d->npending = 0;
     d->nquads = 0;
     d->pending_block = false;
+    d->pending_weighted = false;
     return rc;
 }
 

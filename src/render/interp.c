@@ -64,38 +64,58 @@ void spi_prim_inputs(const struct spi_link *l, const struct vc_vertex_out *const
     }
 }
 
-typedef double double2 __attribute__((vector_size(2 * sizeof(double))));   /* GCC / Clang vector */
+typedef double double2 __attribute__((vector_size(2 * sizeof(double))));   /* GCC / Clang vectors */
+typedef int64_t int64_t2 __attribute__((vector_size(2 * sizeof(int64_t))));
+
+/* Lane by lane: mask ? t : f (mask lanes all ones or all zeros). */
+static inline double2 select2(int64_t2 mask, double2 t, double2 f)
+{
+    return (double2)(((int64_t2)t & mask) | ((int64_t2)f & ~mask));
+}
+
+/* Two pixels' centre weights: double lanes doing spi_weights' operations
+ * (each lane rounds as the scalar code does: the same values). */
+static inline void centre_pair(double2 a, double2 b, double2 w0, double2 w1, double2 w2, double2 *persp1,
+                               double2 *persp2)
+{
+    const double2 one = {1.0, 1.0}, zero = {0.0, 0.0};
+    double2 p0 = (one - a - b) * w0, p1 = a * w1, p2 = b * w2;
+    double2 sum = p0 + p1 + p2;
+    /* sum 0: the linear weights (spi_weights) */
+    int64_t2 none = sum == zero;   /* all ones where true */
+    double2 q = select2(none, one, sum);
+    *persp1 = select2(none, a, p1 / q);
+    *persp2 = select2(none, b, p2 / q);
+}
+
+void spi_centre_weights_ab(const float inv_w[3], const double *lin1, const double *lin2, unsigned n,
+                           struct vc_pixel_in *out)
+{
+    const double2 w0 = {inv_w[0], inv_w[0]}, w1 = {inv_w[1], inv_w[1]}, w2 = {inv_w[2], inv_w[2]};
+    if (n > EG_PS_BATCH_MAX)
+        n = EG_PS_BATCH_MAX;
+    for (unsigned l = 0; l < n; l += 2) {
+        unsigned m = l + 1 < n ? l + 1 : l;   /* an odd count: the last pixel twice */
+        double2 a = {lin1[l], lin1[m]}, b = {lin2[l], lin2[m]}, p1, p2;
+        centre_pair(a, b, w0, w1, w2, &p1, &p2);
+        for (unsigned k = 0; k < 2 && l + k < n; k++) {
+            float *persp = out[l + k].ij[VC_BARYC_PERSP_CENTER], *linear = out[l + k].ij[VC_BARYC_LINEAR_CENTER];
+            linear[0] = (float)a[k];
+            linear[1] = (float)b[k];
+            persp[0] = (float)p1[k];
+            persp[1] = (float)p2[k];
+        }
+    }
+}
 
 void spi_centre_weights_batch(const float inv_w[3], const double (*ij)[3][2], unsigned n, struct vc_pixel_in *out)
 {
-    double lin1[EG_PS_BATCH_MAX], lin2[EG_PS_BATCH_MAX], p1[EG_PS_BATCH_MAX], p2[EG_PS_BATCH_MAX],
-        sum[EG_PS_BATCH_MAX];
-    const double w0 = inv_w[0], w1 = inv_w[1], w2 = inv_w[2];
+    double lin1[EG_PS_BATCH_MAX], lin2[EG_PS_BATCH_MAX];
     if (n > EG_PS_BATCH_MAX)
         n = EG_PS_BATCH_MAX;
     for (unsigned l = 0; l < n; l++) {
-        double a = ij[l][0][0], b = ij[l][0][1];
-        lin1[l] = a;
-        lin2[l] = b;
-        double p0 = (1.0 - a - b) * w0;
-        p1[l] = a * w1;
-        p2[l] = b * w2;
-        sum[l] = p0 + p1[l] + p2[l];
+        lin1[l] = ij[l][0][0];
+        lin2[l] = ij[l][0][1];
     }
-    for (unsigned l = 0; l < n; l++) {
-        /* sum 0: the linear weights (spi_weights).  The pixel's two
-         * divisions as one two-lane division (each lane correctly rounded:
-         * the same quotients), half the divider's time. */
-        double q = sum[l] == 0.0 ? 1.0 : sum[l];
-        double2 r = (double2){p1[l], p2[l]} / (double2){q, q};
-        p1[l] = sum[l] == 0.0 ? lin1[l] : r[0];
-        p2[l] = sum[l] == 0.0 ? lin2[l] : r[1];
-    }
-    for (unsigned l = 0; l < n; l++) {
-        float *persp = out[l].ij[VC_BARYC_PERSP_CENTER], *linear = out[l].ij[VC_BARYC_LINEAR_CENTER];
-        linear[0] = (float)lin1[l];
-        linear[1] = (float)lin2[l];
-        persp[0] = (float)p1[l];
-        persp[1] = (float)p2[l];
-    }
+    spi_centre_weights_ab(inv_w, lin1, lin2, n, out);
 }

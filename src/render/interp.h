@@ -59,5 +59,8 @@ static inline bool spi_centre_batch_applies(const struct spi_link *l, uint32_t b
  * The same operations in the same order as spi_weights, lane by lane in
  * loops over the batch, so the same floats (where spi_centre_batch_applies). */
 void spi_centre_weights_batch(const float inv_w[3], const double (*ij)[3][2], unsigned n, struct vc_pixel_in *out);
+/* The same from the (i, j) pairs as two arrays: lin1[l] = i, lin2[l] = j. */
+void spi_centre_weights_ab(const float inv_w[3], const double *lin1, const double *lin2, unsigned n,
+                           struct vc_pixel_in *out);
 
 #endif

@@ -572,6 +572,66 @@ static int shared_edge(const struct tri *t, const struct tri *b, int *kb)
     return -1;
 }
 
+/* The outer edges' block tests of a pair that is an axis-aligned rectangle
+ * (rs_pair): per block column (x-only edges) and per block row (y-only
+ * edges, remembered for the row being scanned). */
+struct rect_tests {
+    int gx0, by;                        /* the first column's x; the row remembered */
+    bool row_in;
+    bool col_in[MAX_COORD / BLOCK + 2];
+};
+
+static bool rect_outer(const int shared[2], int h, int k)
+{
+    return k != shared[h];
+}
+
+/* false: the pair is not such a rectangle. */
+static bool rect_tests_init(struct rect_tests *rt, const struct tri t[2], const int shared[2], int px0, int px1,
+                            int py0)
+{
+    if (shared[0] < 0 || t[0].px0 != t[1].px0 || t[0].px1 != t[1].px1 || t[0].py0 != t[1].py0 ||
+        t[0].py1 != t[1].py1)
+        return false;
+    for (int h = 0; h < 2; h++)
+        for (int k = 0; k < 3; k++)
+            if (rect_outer(shared, h, k) && t[h].e[k].a != 0 && t[h].e[k].b != 0)
+                return false;
+    rt->gx0 = px0 & ~(BLOCK - 1);
+    if (rt->gx0 < 0 || (size_t)((px1 - rt->gx0) / BLOCK) >= sizeof rt->col_in / sizeof rt->col_in[0])
+        return false;
+    rt->by = -1;
+    rt->row_in = false;
+    for (int gx = rt->gx0, c = 0; gx < px1; gx += BLOCK, c++) {
+        int bx = gx < px0 ? px0 : gx, bxe = gx + BLOCK < px1 ? gx + BLOCK : px1;
+        bool in = true, out;
+        for (int h = 0; h < 2; h++)
+            for (int k = 0; k < 3; k++)
+                if (rect_outer(shared, h, k) && t[h].e[k].b == 0)
+                    in &= edge_block(&t[h], k, bx, py0, bxe, py0 + 1, &out);
+        rt->col_in[c] = in;
+    }
+    return true;
+}
+
+/* Every sample of the block lies inside the rectangle's outer edges (so
+ * in exactly one of its triangles: the pair covers the block). */
+static bool rect_block_in(struct rect_tests *rt, const struct tri t[2], const int shared[2], const struct blocks *b)
+{
+    if (!rt->col_in[(b->gx - rt->gx0) / BLOCK])
+        return false;
+    if (b->by != rt->by) {
+        bool in = true, out;
+        for (int h = 0; h < 2; h++)
+            for (int k = 0; k < 3; k++)
+                if (rect_outer(shared, h, k) && t[h].e[k].a == 0)
+                    in &= edge_block(&t[h], k, b->bx, b->by, b->bx + 1, b->bye, &out);
+        rt->by = b->by;
+        rt->row_in = in;
+    }
+    return rt->row_in;
+}
+
 int rs_pair(const struct rs_state *s, const struct rs_vertex va[3], const struct rs_vertex vb[3], rs_pixel_fn fn,
             rs_block_fn block_fn, void *ctx)
 {
@@ -600,32 +660,40 @@ int rs_pair(const struct rs_state *s, const struct rs_vertex va[3], const struct
     memset(&blk, 0, sizeof blk);
     struct rs_pixel px;
     memset(&px, 0, sizeof px);
+    /* An axis-aligned rectangle (the resolve's full-screen quad): each
+     * outer edge's block test depends on the block's column or its row
+     * alone, so it is made once per column and once per row. */
+    struct rect_tests rt;
+    bool rect = have[0] && have[1] && rect_tests_init(&rt, t, shared, px0, px1, py0);
     struct blocks blks;
     blocks_start(&blks, px0, px1, py0, py1);
     while (blocks_next(s, &blks)) {
         int bx = blks.bx, bxe = blks.bxe, by = blks.by, bye = blks.bye;
-        /* Per triangle: outside its box, or out on an edge -> none of
-         * its samples; all in -> all of them.  Every sample strictly
-         * inside both triangles' other edges is in exactly one of them
-         * (the top-left rule gives a sample on the shared line to one
-         * side), so those edges alone decide "all" for the pair. */
-        bool skip[2], full[2], outer_in = shared[0] >= 0;
-        for (int h = 0; h < 2; h++) {
-            skip[h] = !have[h] || bxe <= t[h].px0 || bx >= t[h].px1 || bye <= t[h].py0 || by >= t[h].py1;
-            full[h] = !skip[h];
-            for (int k = 0; k < 3 && !skip[h]; k++) {
-                bool in = edge_block(&t[h], k, bx, by, bxe, bye, &skip[h]);
-                full[h] &= in;
-                if (k != shared[h])
-                    outer_in &= in;
+        bool skip[2] = {false, false}, full[2] = {false, false}, block_full = true;
+        if (!(rect && rect_block_in(&rt, t, shared, &blks))) {
+            /* Per triangle: outside its box, or out on an edge -> none of
+             * its samples; all in -> all of them.  Every sample strictly
+             * inside both triangles' other edges is in exactly one of them
+             * (the top-left rule gives a sample on the shared line to one
+             * side), so those edges alone decide "all" for the pair. */
+            bool outer_in = shared[0] >= 0;
+            for (int h = 0; h < 2; h++) {
+                skip[h] = !have[h] || bxe <= t[h].px0 || bx >= t[h].px1 || bye <= t[h].py0 || by >= t[h].py1;
+                full[h] = !skip[h];
+                for (int k = 0; k < 3 && !skip[h]; k++) {
+                    bool in = edge_block(&t[h], k, bx, by, bxe, bye, &skip[h]);
+                    full[h] &= in;
+                    if (k != shared[h])
+                        outer_in &= in;
+                }
+                full[h] &= !skip[h];
+                if (skip[h])
+                    outer_in = false;
             }
-            full[h] &= !skip[h];
-            if (skip[h])
-                outer_in = false;
+            if (skip[0] && skip[1])
+                continue;
+            block_full = full[0] || full[1] || outer_in;
         }
-        if (skip[0] && skip[1])
-            continue;
-        bool block_full = full[0] || full[1] || outer_in;
         if (block_full && block_fn && whole_mask && blocks_whole(&blks)) {
             blk.x = bx;
             blk.y = by;
