@@ -348,8 +348,8 @@ static int eval(bool op3, unsigned op, const uint32_t s[3], uint32_t *r, struct 
     int32_t ia = (int32_t)s[0], ib = (int32_t)s[1];
     uint32_t ua = s[0], ub = s[1];
 
-    /* comparisons first: one table for SET / KILL / PRED_SET (static: not
-     * rebuilt on the stack for every instruction of every pixel) */
+    /* one table for SET / KILL / PRED_SET (static: not rebuilt on the
+     * stack for every instruction of every pixel) */
     static const struct { unsigned op; enum cc cc; char kind; char type; } cmp[] = {
         /* kind: S = SET (1.0/0.0), D = SET_DX10 / integer SET (~0/0), K = KILL, P = PRED_SET */
         /* type: f = float, i = int, u = uint */
@@ -371,20 +371,6 @@ static int eval(bool op3, unsigned op, const uint32_t s[3], uint32_t *r, struct 
         { V_SQ_ALU_OP2__PRED_SETGE_INT, CC_GE, 'P', 'i' }, { V_SQ_ALU_OP2__PRED_SETNE_INT, CC_NE, 'P', 'i' },
         { V_SQ_ALU_OP2__PRED_SETGT_UINT, CC_GT, 'P', 'u' }, { V_SQ_ALU_OP2__PRED_SETGE_UINT, CC_GE, 'P', 'u' },
     };
-    for (unsigned i = 0; i < sizeof cmp / sizeof cmp[0]; i++) {
-        if (cmp[i].op != op)
-            continue;
-        bool c = cmp[i].type == 'f' ? fcc(cmp[i].cc, a, b)
-               : cmp[i].type == 'i' ? icc(cmp[i].cc, ia, ib) : ucc(cmp[i].cc, ua, ub);
-        switch (cmp[i].kind) {
-        case 'S': *r = fbool(c); break;
-        case 'D': *r = ibool(c); fx->int_result = true; break;
-        case 'K': *r = fbool(c); fx->kill = c; break;
-        default: *r = fbool(c); fx->is_pred = true; fx->cond = c; break;
-        }
-        return 0;
-    }
-
     float f;
     switch (op) {
     case V_SQ_ALU_OP2__ADD: f = a + b; break;
@@ -421,6 +407,21 @@ static int eval(bool op3, unsigned op, const uint32_t s[3], uint32_t *r, struct 
     case V_SQ_ALU_OP2__INT_TO_FLT: f = (float)ia; break;
     case V_SQ_ALU_OP2__UINT_TO_FLT: f = (float)ua; break;
     default:
+        /* the comparisons: looked up only for ops the switch above does
+         * not take (the arithmetic ones run per lane of every pixel) */
+        for (unsigned i = 0; i < sizeof cmp / sizeof cmp[0]; i++) {
+            if (cmp[i].op != op)
+                continue;
+            bool c = cmp[i].type == 'f' ? fcc(cmp[i].cc, a, b)
+                   : cmp[i].type == 'i' ? icc(cmp[i].cc, ia, ib) : ucc(cmp[i].cc, ua, ub);
+            switch (cmp[i].kind) {
+            case 'S': *r = fbool(c); break;
+            case 'D': *r = ibool(c); fx->int_result = true; break;
+            case 'K': *r = fbool(c); fx->kill = c; break;
+            default: *r = fbool(c); fx->is_pred = true; fx->cond = c; break;
+            }
+            return 0;
+        }
         fx->int_result = true;
         switch (op) {
         case V_SQ_ALU_OP2__FLT_TO_INT: *r = (uint32_t)flt_to_int(a); return 0;
