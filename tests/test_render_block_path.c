@@ -72,7 +72,9 @@ static void set_triangle(struct scene *sc, const struct eg_demo_shaders *sh, con
 #define PS_OFFSET 0x3000u
 
 /* The scene drawn twice with the trial's triangles; the memory is left in
- * sc.  ps: a pixel shader in place of the demo's (NULL: the demo's). */
+ * sc.  ps: a pixel shader in place of the demo's (NULL: the demo's);
+ * one_at_a_time: the interpreter pixel by pixel (scene_pixel_at_a_time). */
+static bool one_at_a_time;
 static void render_trial_ps(struct scene *sc, unsigned ns, const struct trial *t, bool block_path,
                             const uint8_t *fmask_fill, const struct eg_program *ps, struct vc_render_stats *stats)
 {
@@ -87,6 +89,8 @@ static void render_trial_ps(struct scene *sc, unsigned ns, const struct trial *t
         memcpy(sc->mem + (at - sc->gpu_base), ps->dw, ps->ndw * 4);
         scene_set_reg(sc->regs, REG_SQ_PGM_START_PS, (uint32_t)(at >> 8));
     }
+    if (one_at_a_time)
+        scene_pixel_at_a_time(sc);
     sc->r->block_path_off = !block_path;
     vc_render_set_threads(sc->r, t->threads);
     memcpy(sc->mem + (sc->color_addr - sc->gpu_base) + sc->lay.fmask.offset, fmask_fill, sc->lay.fmask.surf.size);
@@ -162,6 +166,50 @@ static void block_path_matches_pixels(void **state)
     }
 }
 
+/* A program's start: the demo's colour interpolated at the centre
+ * (INTERP_ZW and INTERP_XY from the I, J in R0) into R1. */
+static void interp_colour(struct eg_asm *as)
+{
+    eg_asm_init(as);
+    eg_asm_alu_clause(as, V_SQ_CF_ALU_INST__ALU, NULL);
+    static const unsigned ops[2] = {V_SQ_ALU_OP2__INTERP_ZW, V_SQ_ALU_OP2__INTERP_XY};
+    for (unsigned g = 0; g < 2; g++)
+        for (unsigned c = 0; c < 4; c++)
+            eg_asm_alu(as, &(struct eg_alu){
+                .op = ops[g],
+                .dst = {.gpr = 1, .chan = (uint8_t)c, .write = g == 0 ? c >= 2 : c < 2},
+                .src = {eg_src_gpr(0, (c & 1) ? V_SQ_CHAN__X : V_SQ_CHAN__Y),
+                        eg_src_special(V_SQ_ALU_SRC__PARAM_BASE, V_SQ_CHAN__X)},
+                .bank_swizzle = V_SQ_ALU_VEC_BANK_SWIZZLE__VEC_210,
+                .last = c == 3,
+            });
+}
+
+/* The program's last instruction, R1's export to colour 0; encoded into p. */
+static void export_r1(struct eg_asm *as, uint32_t *w, size_t cap, struct eg_program *p)
+{
+    eg_asm_export(as, &(struct eg_export){.type = V_SQ_EXPORT_TYPE__PIXEL, .array_base = 0, .gpr = 1,
+                                          .sel = EG_SWZ_XYZW, .done = true});
+    size_t ndw;
+    if (eg_asm_finish(as, true, w, cap, &ndw))
+        fail_msg("encoder: %s", as->err);
+    *p = (struct eg_program){"PS", w, ndw};
+}
+
+/* Zeros as a scene of ns samples' FMask bytes (freed by the caller). */
+static uint8_t *zero_fmask(unsigned ns)
+{
+    struct scene probe;
+    char why[200] = "";
+    if (scene_init(&probe, ns, why))
+        fail_msg("scene %ux: %s", ns, why);
+    size_t fsize = probe.lay.fmask.surf.size ? probe.lay.fmask.surf.size : 1;
+    scene_free(&probe);
+    uint8_t *fill = calloc(1, fsize);
+    assert_non_null(fill);
+    return fill;
+}
+
 /* The demo's pixel shader (the colour interpolated at the centre: INTERP_ZW
  * and INTERP_XY from the I, J in R0 into R1, exported) plus a texture
  * clause taking the colour's derivatives into R2 and R3, which nothing
@@ -170,30 +218,13 @@ static void block_path_matches_pixels(void **state)
 static void neighbour_ps(uint32_t *w, size_t cap, struct eg_program *p)
 {
     struct eg_asm as;
-    eg_asm_init(&as);
-    eg_asm_alu_clause(&as, V_SQ_CF_ALU_INST__ALU, NULL);
-    static const unsigned ops[2] = {V_SQ_ALU_OP2__INTERP_ZW, V_SQ_ALU_OP2__INTERP_XY};
-    for (unsigned g = 0; g < 2; g++)
-        for (unsigned c = 0; c < 4; c++)
-            eg_asm_alu(&as, &(struct eg_alu){
-                .op = ops[g],
-                .dst = {.gpr = 1, .chan = (uint8_t)c, .write = g == 0 ? c >= 2 : c < 2},
-                .src = {eg_src_gpr(0, (c & 1) ? V_SQ_CHAN__X : V_SQ_CHAN__Y),
-                        eg_src_special(V_SQ_ALU_SRC__PARAM_BASE, V_SQ_CHAN__X)},
-                .bank_swizzle = V_SQ_ALU_VEC_BANK_SWIZZLE__VEC_210,
-                .last = c == 3,
-            });
+    interp_colour(&as);
     eg_asm_tex_clause(&as);
     for (unsigned k = 0; k < 2; k++)
         eg_asm_tex(&as, &(struct eg_tex){.inst = k ? V_SQ_TEX_INST__GET_GRADIENTS_V : V_SQ_TEX_INST__GET_GRADIENTS_H,
                                          .inst_mod = k, .src_gpr = 1, .src_sel = EG_SWZ_XYZW, .dst_gpr = 2 + k,
                                          .dst_sel = EG_SWZ_XYZW});
-    eg_asm_export(&as, &(struct eg_export){.type = V_SQ_EXPORT_TYPE__PIXEL, .array_base = 0, .gpr = 1,
-                                           .sel = EG_SWZ_XYZW, .done = true});
-    size_t ndw;
-    if (eg_asm_finish(&as, true, w, cap, &ndw))
-        fail_msg("encoder: %s", as.err);
-    *p = (struct eg_program){"PS", w, ndw};
+    export_r1(&as, w, cap, p);
 }
 
 /* The quad path (draw.c on_quad: rs_triangle_quads, four lanes with helper
@@ -216,14 +247,8 @@ static void quad_path_matches_pixels(void **state)
             struct trial t;
             random_trial(&t, 0);
             t.per_sample = ns == 2 && k == 1;
-            struct scene probe, quad, pix;
-            char why[200] = "";
-            if (scene_init(&probe, ns, why))
-                fail_msg("scene %ux: %s", ns, why);
-            size_t fsize = probe.lay.fmask.surf.size ? probe.lay.fmask.surf.size : 1;
-            scene_free(&probe);
-            uint8_t *fill = calloc(1, fsize);
-            assert_non_null(fill);
+            struct scene quad, pix;
+            uint8_t *fill = zero_fmask(ns);
             struct vc_render_stats qs, pst;
             render_trial_ps(&quad, ns, &t, false, fill, &ps, &qs);
             render_trial(&pix, ns, &t, false, fill, &pst);
@@ -236,6 +261,85 @@ static void quad_path_matches_pixels(void **state)
             free(fill);
             scene_free(&quad);
             scene_free(&pix);
+        }
+    }
+}
+
+/* The demo's interpolation, then control flow the batch does not take,
+ * as Mesa lays out an if / else: if (colour.x > 0.5) colour.y = 1 - colour.y
+ * else { KILL if colour.z < 0.2; colour.w = colour.z * 2 }; with quads, a
+ * derivative (GET_GRADIENTS_H of the colour) added to x in the else branch. */
+static void branching_ps(uint32_t *w, size_t cap, bool quads, struct eg_program *p)
+{
+    struct eg_asm as;
+    interp_colour(&as);                                                               /* 0 */
+    eg_asm_alu_clause(&as, V_SQ_CF_ALU_INST__ALU_PUSH_BEFORE, NULL);                  /* 1 */
+    eg_asm_alu(&as, &(struct eg_alu){.op = V_SQ_ALU_OP2__PRED_SETGT, .dst = {.gpr = 2, .chan = 0},
+                                     .src = {eg_src_gpr(1, 0), eg_src_special(V_SQ_ALU_SRC__HALF, 0)},
+                                     .update_exec_mask = true, .update_pred = true, .last = true});
+    eg_asm_flow(&as, V_SQ_CF_INST__JUMP, 4, 0, V_SQ_CF_COND__ACTIVE);                /* 2 */
+    eg_asm_alu_clause(&as, V_SQ_CF_ALU_INST__ALU, NULL);                              /* 3 */
+    eg_asm_alu(&as, &(struct eg_alu){.op = V_SQ_ALU_OP2__ADD, .dst = {.gpr = 1, .chan = 1, .write = true},
+                                     .src = {eg_src_special(V_SQ_ALU_SRC__ONE, 0), {.sel = 1, .chan = 1, .neg = true}},
+                                     .last = true});
+    eg_asm_flow(&as, V_SQ_CF_INST__ELSE, quads ? 8 : 7, 1, V_SQ_CF_COND__ACTIVE);     /* 4 */
+    eg_asm_alu_clause(&as, V_SQ_CF_ALU_INST__ALU, NULL);                              /* 5 */
+    eg_asm_alu(&as, &(struct eg_alu){.op = V_SQ_ALU_OP2__KILLGT, .dst = {.gpr = 2, .chan = 1},
+                                     .src = {eg_src_lit_f(0.2f), eg_src_gpr(1, 2)}, .last = true});
+    eg_asm_alu(&as, &(struct eg_alu){.op = V_SQ_ALU_OP2__MUL, .dst = {.gpr = 1, .chan = 3, .write = true},
+                                     .src = {eg_src_gpr(1, 2), eg_src_lit_f(2.0f)}, .last = true});
+    if (quads) {
+        eg_asm_tex_clause(&as);                                                       /* 6 */
+        eg_asm_tex(&as, &(struct eg_tex){.inst = V_SQ_TEX_INST__GET_GRADIENTS_H, .src_gpr = 1,
+                                         .src_sel = EG_SWZ_XYZW, .dst_gpr = 3, .dst_sel = EG_SWZ_XYZW});
+        eg_asm_alu_clause(&as, V_SQ_CF_ALU_INST__ALU_POP_AFTER, NULL);                /* 7 */
+        eg_asm_alu(&as, &(struct eg_alu){.op = V_SQ_ALU_OP2__ADD, .dst = {.gpr = 1, .chan = 0, .write = true},
+                                         .src = {eg_src_gpr(1, 0), eg_src_gpr(3, 2)}, .last = true});
+    } else {
+        eg_asm_cf(&as, V_SQ_CF_INST__POP);                                            /* 6 */
+    }
+    export_r1(&as, w, cap, p);                                                        /* 7 / 8 */
+}
+
+/* A program with control flow and KILL runs through the wave (draw.c's
+ * pixel queue, render_shade_pixels, eg_wave; 1 or 3 threads): the same
+ * memory and counters as the interpreter pixel by pixel, per pixel and
+ * per sample.  With a derivative (quads: on_quad's queue, flush_quads),
+ * 3 threads against 1. */
+static void wave_path_matches_pixels(void **state)
+{
+    (void)state;
+    static const unsigned sample_counts[] = {2, 4, 8};
+    uint32_t words[2][256];
+    struct eg_program ps[2];
+    branching_ps(words[0], 256, false, &ps[0]);
+    branching_ps(words[1], 256, true, &ps[1]);
+    test_rand_seed(0x3A7E);
+    for (unsigned si = 0; si < sizeof sample_counts / sizeof sample_counts[0]; si++) {
+        unsigned ns = sample_counts[si];
+        for (unsigned k = 0; k < 4; k++) {
+            bool quads = k >= 2;
+            struct trial t;
+            random_trial(&t, k);
+            t.per_sample = ns == 2 && (k & 1);
+            struct scene fast, slow;
+            uint8_t *fill = zero_fmask(ns);
+            struct vc_render_stats fs, ss;
+            t.threads = quads ? 3 : t.threads;
+            render_trial_ps(&fast, ns, &t, true, fill, &ps[quads], &fs);
+            if (quads)
+                t.threads = 1;
+            one_at_a_time = !quads;
+            render_trial_ps(&slow, ns, &t, true, fill, &ps[quads], &ss);
+            one_at_a_time = false;
+            same_result(&fast, &slow, &fs, &ss, ns, k);
+            assert_true(fs.pixels_shaded > 1000);
+            printf("%ux trial %u (%s): %llu pixels shaded: equal\n", ns, k,
+                   quads ? "quads, 3 threads against 1" : "pixels, wave against one at a time",
+                   (unsigned long long)fs.pixels_shaded);
+            free(fill);
+            scene_free(&fast);
+            scene_free(&slow);
         }
     }
 }
@@ -399,6 +503,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(block_path_matches_pixels),
         cmocka_unit_test(quad_path_matches_pixels),
+        cmocka_unit_test(wave_path_matches_pixels),
         cmocka_unit_test(unorm8_stores_match_cb_write),
         cmocka_unit_test(lanes_store_matches_cb_write),
     };

@@ -48,28 +48,6 @@ static void same_bytes(const struct scene *a, const struct scene *b, const char 
     assert_true(sa.pixels_shaded > 100000); /* the triangle really was drawn */
 }
 
-/* The default stages behind other function pointers: one pixel at a time. */
-static struct vc_shader_ops default_ops;
-static int fwd_begin(void *ctx, const struct vc_regs *regs, const struct vc_mem *mem, bool pixels,
-                     struct vc_draw_err *err)
-{
-    (void)ctx;
-    return default_ops.begin(default_ops.ctx, regs, mem, pixels, err);
-}
-static int fwd_vertex(void *ctx, const struct vc_regs *regs, const struct vc_mem *mem, uint32_t index,
-                      uint32_t instance, struct vc_vertex_out *out, struct vc_draw_err *err)
-{
-    (void)ctx;
-    return default_ops.vertex(default_ops.ctx, regs, mem, index, instance, out, err);
-}
-static int fwd_pixel(void *ctx, const struct vc_regs *regs, const struct vc_mem *mem,
-                     const struct vc_prim_inputs *prim, const struct vc_pixel_in *in, struct vc_pixel_out *out,
-                     struct vc_draw_err *err)
-{
-    (void)ctx;
-    return default_ops.pixel(default_ops.ctx, regs, mem, prim, in, out, err);
-}
-
 static void batched_pixels_match_one_at_a_time(void **state)
 {
     (void)state;
@@ -81,9 +59,7 @@ static void batched_pixels_match_one_at_a_time(void **state)
         if (scene_init(&single, samples[k], why) || scene_use_demo_shaders(&single, why))
             fail_msg("scene: %s", why);
         vc_render_set_threads(single.r, 1);
-        default_ops = single.r->shaders;
-        struct vc_shader_ops fwd = {NULL, fwd_begin, fwd_vertex, fwd_pixel};
-        vc_render_set_shaders(single.r, &fwd);
+        scene_pixel_at_a_time(&single);
         assert_false(render_shade_batched(single.r));
         if (scene_render(&single, why))
             fail_msg("render: %s", why);

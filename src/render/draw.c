@@ -81,7 +81,8 @@ struct draw_ctx {
     bool pos_zw;               /* the pixel stage reads the position's z and w */
     /* pixels waiting for the batched pixel stage (render_shade_pixels) */
     bool batched;
-    struct eg_ps_batch *batch;     /* this thread's decoded pixel shader */
+    struct shade_lanes *lanes;     /* this thread's pixel stage for many pixels */
+    struct eg_ps_batch *batch;     /* its batch (the batched stage), or NULL (waves) */
     uint32_t baryc_needed;         /* bit per enum vc_baryc */
     struct vc_render_stats stats;  /* pixels and samples of this thread, merged per draw */
     /* extra threads sharing the rasterisation (raster_sub) */
@@ -331,7 +332,7 @@ static int flush_pending(struct draw_ctx *d)
     if (!weighted && !centre_weights_batch(d, n))
         for (unsigned l = 0; l < n; l++)
             pixel_weights(d, &d->pending[l], (const double(*)[2])d->pending_ij[l]);
-    int rc = render_shade_pixels(d->r, d->batch, d->regs, d->mem, &d->prim, d->pending, n, d->shaded, &done,
+    int rc = render_shade_pixels(d->r, d->lanes, d->regs, d->mem, &d->prim, d->pending, n, d->shaded, &done,
                                  d->err);
     /* target by target: the batch is one micro tile (shade_and_write
      * flushes at a tile change) */
@@ -539,7 +540,7 @@ static int flush_quads(struct draw_ctx *d)
     d->nquads = 0;
     if (nq == 0)
         return 0;
-    int rc = render_shade_quads_run(d->r, &d->prim, d->pending, d->quad_helpers, nq, d->shaded, &done, d->err);
+    int rc = render_shade_quads_run(d->r, d->lanes, &d->prim, d->pending, d->quad_helpers, nq, d->shaded, &done, d->err);
     for (unsigned q = 0; q < done; q++)
         for (unsigned k = 0; k < 4; k++)
             if (!((d->quad_helpers[q] >> k) & 1u))
@@ -708,9 +709,10 @@ static unsigned draw_threads(const struct vc_render *r)
 /* The copy of d a thread works with. */
 static void worker_ctx(struct draw_ctx *d, struct worker *w)
 {
-    struct eg_ps_batch *batch = w->d.batch;
+    struct shade_lanes *lanes = w->d.lanes;
     w->d = *d;
-    w->d.batch = batch;
+    w->d.lanes = lanes;
+    w->d.batch = d->batch ? render_shade_lanes_batch(lanes) : NULL;
     w->d.err = &w->err;
     w->d.workers = NULL;
     w->d.nthreads = 0;
@@ -790,26 +792,27 @@ static void free_threads(struct draw_ctx *d, unsigned n)
     if (!d->workers)
         return;
     for (unsigned i = 0; i < n; i++)
-        eg_ps_batch_free(d->workers[i].d.batch);
+        render_shade_lanes_free(d->workers[i].d.lanes);
     free(d->workers);
     d->workers = NULL;
     d->nthreads = 0;
 }
 
-/* Threads for the draw's primitives: only with the batched default pixel
- * stage (another pixel stage may not be thread-safe) and the CB modes whose
- * writes stay inside the pixel's own micro tile. */
+/* Threads for the draw's primitives: only with the default pixel stage's
+ * batch or wave, one per thread (another pixel stage may not be
+ * thread-safe), and the CB modes whose writes stay inside the pixel's own
+ * micro tile. */
 static void setup_threads(struct draw_ctx *d)
 {
     unsigned n = draw_threads(d->r);
-    if (n < 2 || (d->shading && !d->batched))
+    if (n < 2 || (d->shading && !d->lanes))
         return;
     d->workers = calloc(n, sizeof *d->workers);
     if (!d->workers)
         return;
-    for (unsigned i = 0; i < n && d->batched; i++) {
-        d->workers[i].d.batch = render_shade_batch_copy(d->r);
-        if (!d->workers[i].d.batch) {
+    for (unsigned i = 0; i < n && d->lanes; i++) {
+        d->workers[i].d.lanes = render_shade_lanes_copy(d->r);
+        if (!d->workers[i].d.lanes) {
             free_threads(d, i);
             return;
         }
@@ -1192,7 +1195,8 @@ int vc_render_draw(struct vc_render *r, const struct vc_regs *regs, const struct
     if (r->shaders.begin && r->shaders.begin(r->shaders.ctx, regs, mem, d->shading, err))
         goto out;
     d->batched = d->shading && render_shade_batched(r);
-    d->batch = d->batched ? render_shade_batch(r) : NULL;
+    d->lanes = d->shading ? render_shade_lanes(r) : NULL;
+    d->batch = d->batched ? render_shade_lanes_batch(d->lanes) : NULL;
     d->quads = d->shading && !d->batched && render_shade_quads(r);
     d->pos_zw = d->shading && render_shade_position_needed(r);
     d->baryc_needed = render_shade_baryc_needed(r);

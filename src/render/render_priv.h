@@ -81,25 +81,32 @@ int render_shade_quad(struct vc_render *r, const struct vc_prim_inputs *prim, co
 /* Shade nq (<= 16) quads in[4q .. 4q+3] with helpers[q] at once, as
  * render_shade_quad shades each: 0 and out[0 .. 4 nq - 1], or -1 with err
  * after the first *done quads. */
-int render_shade_quads_run(struct vc_render *r, const struct vc_prim_inputs *prim, const struct vc_pixel_in *in,
-                           const uint32_t *helpers, unsigned nq, struct vc_pixel_out *out, unsigned *done,
-                           struct vc_draw_err *err);
+struct shade_lanes;
+int render_shade_quads_run(struct vc_render *r, struct shade_lanes *lanes, const struct vc_prim_inputs *prim,
+                           const struct vc_pixel_in *in, const uint32_t *helpers, unsigned nq,
+                           struct vc_pixel_out *out, unsigned *done, struct vc_draw_err *err);
 /* Whether the pixel stage reads the position (SPI_PS_IN_CONTROL_0.POSITION_ENA). */
 bool render_shade_position_needed(const struct vc_render *r);
 /* Barycentric pairs (bit per enum vc_baryc) the pixel stage reads. */
 uint32_t render_shade_baryc_needed(const struct vc_render *r);
-/* Shade in[0 .. n-1] (n <= EG_PS_BATCH_MAX).  1: the batch ran them all and
- * their results are in b (eg_ps_batch_killed / _color_mask / _color; out is
- * untouched: the caller reads the lanes without copying them through it);
- * 0: out[0 .. *done - 1] hold them (all n); -1: an error after *done. */
-int render_shade_pixels(struct vc_render *r, struct eg_ps_batch *b, const struct vc_regs *regs,
+/* Shade in[0 .. n-1] (n <= EG_PS_BATCH_MAX) on the calling thread's lanes.
+ * 1: the batch ran them all and their results are in its batch
+ * (render_shade_lanes_batch: eg_ps_batch_killed / _color_mask / _color;
+ * out is untouched: the caller reads the lanes without copying them
+ * through it); 0: out[0 .. *done - 1] hold them (all n); -1: an error
+ * after *done. */
+int render_shade_pixels(struct vc_render *r, struct shade_lanes *lanes, const struct vc_regs *regs,
                         const struct vc_mem *mem, const struct vc_prim_inputs *prim,
                         const struct vc_pixel_in *in, unsigned n, struct vc_pixel_out *out, unsigned *done,
                         struct vc_draw_err *err);
-/* The draw's decoded pixel shader (owned by the stage), and another copy
- * for one more thread (the caller frees it with eg_ps_batch_free). */
-struct eg_ps_batch *render_shade_batch(struct vc_render *r);
-struct eg_ps_batch *render_shade_batch_copy(struct vc_render *r);
+/* The draw's pixel stage for many pixels at once (the PS decoded for a
+ * batch or a wave; owned by the stage; NULL: pixel by pixel), and another
+ * for one more thread (freed with render_shade_lanes_free); its batch, or
+ * NULL when it runs waves. */
+struct shade_lanes *render_shade_lanes(struct vc_render *r);
+struct shade_lanes *render_shade_lanes_copy(struct vc_render *r);
+void render_shade_lanes_free(struct shade_lanes *l);
+struct eg_ps_batch *render_shade_lanes_batch(const struct shade_lanes *l);
 
 int rs_fail(struct vc_draw_err *err, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));

@@ -31,6 +31,15 @@
 #define FIXED_PT_SAMPLE_CHAN 3
 
 enum stage { STAGE_FS, STAGE_VS, STAGE_PS, STAGE_COUNT };
+
+/* One thread's pixel stage for many pixels: the PS decoded for batches,
+ * else the PS for waves of pixels or quads with their start values
+ * (PS_MAX_GPRS per lane); neither: pixel by pixel. */
+struct shade_lanes {
+    struct eg_ps_batch *batch;
+    struct eg_wave *wave;
+    union eg_vec4 *gpr;
+};
 static const char *const stage_name[STAGE_COUNT] = {"FS", "VS", "PS"};
 
 struct shade {
@@ -46,9 +55,7 @@ struct shade {
     bool pos_ena, face_ena, face_all_bits, fixed_ena;
     unsigned pos_addr, face_addr, face_chan, fixed_addr;
     unsigned input_gprs;               /* R0.. the SPI loads */
-    struct eg_ps_batch *batch;         /* the PS decoded for batches, or NULL */
-    struct eg_wave *wave;              /* else the PS for waves of pixels or quads, or NULL */
-    union eg_vec4 *wave_gpr;           /* the wave's start values: input_gprs per lane */
+    struct shade_lanes lanes;          /* the draw's pixel stage on the calling thread */
     bool quads;                        /* the PS reads its quad's neighbours: run in 2x2 quads */
     const struct cedar_tiling *tiling; /* the GPU's, for texture layouts */
     struct tex_unit *tex;              /* the texture unit (texture.c) */
@@ -387,11 +394,13 @@ static int begin(void *ctx, const struct vc_regs *regs, const struct vc_mem *mem
     ps->texel_level = tex_texel_level;
     ps->tex_fmask = tex_fmask;
     spi_gpr_layout(s, regs);
-    eg_ps_batch_free(s->batch);
-    s->batch = pixels ? eg_ps_batch_new(&s->prog[STAGE_PS], ps, s->input_gprs) : NULL;
-    s->quads = pixels && !s->batch && each_fetch(s, STAGE_PS, true, reads_neighbours, err) > 0;
-    eg_wave_free(s->wave);
-    s->wave = pixels && !s->batch && s->wave_gpr ? eg_wave_new(&s->prog[STAGE_PS], ps) : NULL;
+    eg_ps_batch_free(s->lanes.batch);
+    eg_wave_free(s->lanes.wave);
+    s->lanes.wave = NULL;
+    s->lanes.batch = pixels ? eg_ps_batch_new(&s->prog[STAGE_PS], ps, s->input_gprs) : NULL;
+    s->quads = pixels && !s->lanes.batch && each_fetch(s, STAGE_PS, true, reads_neighbours, err) > 0;
+    if (pixels && !s->lanes.batch && s->lanes.gpr)
+        s->lanes.wave = eg_wave_new(&s->prog[STAGE_PS], ps);
     return 0;
 }
 
@@ -485,7 +494,7 @@ int render_shade_quad(struct vc_render *r, const struct vc_prim_inputs *prim, co
 bool render_shade_batched(const struct vc_render *r)
 {
     const struct shade *s = r->shade;
-    return s && r->shaders.pixel == pixel && r->shaders.ctx == s && (s->batch || (s->wave && !s->quads));
+    return s && r->shaders.pixel == pixel && r->shaders.ctx == s && (s->lanes.batch || (s->lanes.wave && !s->quads));
 }
 
 bool render_shade_position_needed(const struct vc_render *r)
@@ -507,34 +516,63 @@ uint32_t render_shade_baryc_needed(const struct vc_render *r)
     return m;
 }
 
-struct eg_ps_batch *render_shade_batch(struct vc_render *r)
-{
-    const struct shade *s = r->shade;
-    return s ? s->batch : NULL;
-}
-
-struct eg_ps_batch *render_shade_batch_copy(struct vc_render *r)
+struct shade_lanes *render_shade_lanes(struct vc_render *r)
 {
     struct shade *s = r->shade;
-    return s && s->batch ? eg_ps_batch_new(&s->prog[STAGE_PS], &s->env[1], s->input_gprs) : NULL;
+    if (!s || r->shaders.pixel != pixel || r->shaders.ctx != s)
+        return NULL;
+    return s->lanes.batch || s->lanes.wave ? &s->lanes : NULL;
+}
+
+struct shade_lanes *render_shade_lanes_copy(struct vc_render *r)
+{
+    struct shade *s = r->shade;
+    struct shade_lanes *l = calloc(1, sizeof *l);
+    if (!l)
+        return NULL;
+    if (s->lanes.batch)
+        l->batch = eg_ps_batch_new(&s->prog[STAGE_PS], &s->env[1], s->input_gprs);
+    else if (s->lanes.wave && (l->gpr = calloc((size_t)EG_WAVE_MAX * PS_MAX_GPRS, sizeof *l->gpr)))
+        l->wave = eg_wave_new(&s->prog[STAGE_PS], &s->env[1]);
+    if (!l->batch && !l->wave) {
+        render_shade_lanes_free(l);
+        return NULL;
+    }
+    return l;
+}
+
+void render_shade_lanes_free(struct shade_lanes *l)
+{
+    if (!l)
+        return;
+    eg_ps_batch_free(l->batch);
+    eg_wave_free(l->wave);
+    free(l->gpr);
+    free(l);
+}
+
+struct eg_ps_batch *render_shade_lanes_batch(const struct shade_lanes *l)
+{
+    return l ? l->batch : NULL;
 }
 
 /* Lanes in[0 .. n-1] through the wave in groups of `group`: 0 and
  * out[0 .. n-1], or 1 when the interpreter must run them (eg_wave_run). */
-static int wave_run(struct shade *s, const struct vc_prim_inputs *prim, const struct vc_pixel_in *in, unsigned n,
-                    unsigned group, uint64_t helpers, struct vc_pixel_out *out)
+static int wave_run(struct shade *s, struct shade_lanes *lanes, const struct vc_prim_inputs *prim,
+                    const struct vc_pixel_in *in, unsigned n, unsigned group, uint64_t helpers,
+                    struct vc_pixel_out *out)
 {
     struct eg_ps_param param[VC_RENDER_MAX_PARAMS];
     for (unsigned i = 0; i < prim->num_inputs; i++)
         eg_ps_param_from_vertices(&param[i], prim->attr[i][0], prim->attr[i][1], prim->attr[i][2]);
     struct eg_ps_input pin[EG_WAVE_MAX];
     for (unsigned l = 0; l < n; l++) {
-        union eg_vec4 *gpr = &s->wave_gpr[(size_t)l * PS_MAX_GPRS];
+        union eg_vec4 *gpr = &lanes->gpr[(size_t)l * PS_MAX_GPRS];
         spi_load_gprs(s, prim, &in[l], gpr);
         pin[l] = (struct eg_ps_input){gpr, s->input_gprs, param, prim->num_inputs};
     }
     struct eg_ps_output o[EG_WAVE_MAX];
-    if (eg_wave_run(s->wave, pin, n, group, helpers, o))
+    if (eg_wave_run(lanes->wave, pin, n, group, helpers, o))
         return 1;
     for (unsigned l = 0; l < n; l++) {
         memset(&out[l], 0, sizeof out[l]);
@@ -543,16 +581,16 @@ static int wave_run(struct shade *s, const struct vc_prim_inputs *prim, const st
     return 0;
 }
 
-int render_shade_quads_run(struct vc_render *r, const struct vc_prim_inputs *prim, const struct vc_pixel_in *in,
-                           const uint32_t *helpers, unsigned nq, struct vc_pixel_out *out, unsigned *done,
-                           struct vc_draw_err *err)
+int render_shade_quads_run(struct vc_render *r, struct shade_lanes *lanes, const struct vc_prim_inputs *prim,
+                           const struct vc_pixel_in *in, const uint32_t *helpers, unsigned nq,
+                           struct vc_pixel_out *out, unsigned *done, struct vc_draw_err *err)
 {
     struct shade *s = r->shade;
     *done = 0;
     uint64_t h = 0;
     for (unsigned q = 0; q < nq; q++)
         h |= (uint64_t)(helpers[q] & 0xFu) << (4 * q);
-    if (s->wave && 4 * nq <= EG_WAVE_MAX && wave_run(s, prim, in, 4 * nq, 4, h, out) == 0) {
+    if (lanes && lanes->wave && 4 * nq <= EG_WAVE_MAX && wave_run(s, lanes, prim, in, 4 * nq, 4, h, out) == 0) {
         *done = nq;
         return 0;
     }
@@ -566,7 +604,7 @@ int render_shade_quads_run(struct vc_render *r, const struct vc_prim_inputs *pri
     return 0;
 }
 
-int render_shade_pixels(struct vc_render *r, struct eg_ps_batch *b, const struct vc_regs *regs,
+int render_shade_pixels(struct vc_render *r, struct shade_lanes *sl, const struct vc_regs *regs,
                         const struct vc_mem *mem, const struct vc_prim_inputs *prim,
                         const struct vc_pixel_in *in, unsigned n, struct vc_pixel_out *out, unsigned *done,
                         struct vc_draw_err *err)
@@ -575,9 +613,10 @@ int render_shade_pixels(struct vc_render *r, struct eg_ps_batch *b, const struct
     *done = 0;
     if (n > EG_PS_BATCH_MAX)
         n = EG_PS_BATCH_MAX;
+    struct eg_ps_batch *b = sl ? sl->batch : NULL;
     if (!b) {
         /* no batch: the wave, else pixel by pixel */
-        if (s->wave && n <= EG_WAVE_MAX && wave_run(s, prim, in, n, 1, 0, out) == 0) {
+        if (sl && sl->wave && n <= EG_WAVE_MAX && wave_run(s, sl, prim, in, n, 1, 0, out) == 0) {
             *done = n;
             return 0;
         }
@@ -649,7 +688,7 @@ int render_default_shaders(struct vc_render *r, struct vc_shader_ops *ops)
             return -1;
         }
         s->tiling = &r->tiling;
-        s->wave_gpr = calloc((size_t)EG_WAVE_MAX * PS_MAX_GPRS, sizeof *s->wave_gpr); /* NULL: no waves */
+        s->lanes.gpr = calloc((size_t)EG_WAVE_MAX * PS_MAX_GPRS, sizeof *s->lanes.gpr); /* NULL: no waves */
         r->shade = s;
     }
     memset(ops, 0, sizeof *ops);
@@ -664,9 +703,9 @@ void render_shade_free(struct vc_render *r)
 {
     if (r->shade) {
         struct shade *s = r->shade;
-        eg_ps_batch_free(s->batch);
-        eg_wave_free(s->wave);
-        free(s->wave_gpr);
+        eg_ps_batch_free(s->lanes.batch);
+        eg_wave_free(s->lanes.wave);
+        free(s->lanes.gpr);
         tex_unit_free(s->tex);
     }
     free(r->shade);

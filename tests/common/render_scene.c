@@ -9,6 +9,7 @@
 
 #include "cedar/image.h"
 #include "cedar/shader.h"
+#include "src/render/render_priv.h"
 #include "tests/common/render_scene.h"
 
 #define SCENE_W 1280
@@ -458,4 +459,35 @@ void fidelity_print(const struct fidelity *f, FILE *out)
                 f->worst[k].x, f->worst[k].y, f->worst[k].edge ? " edge" : "", f->worst[k].diff, f->worst[k].mine[0],
                 f->worst[k].mine[1], f->worst[k].mine[2], f->worst[k].mine[3], f->worst[k].card[0],
                 f->worst[k].card[1], f->worst[k].card[2], f->worst[k].card[3]);
+}
+
+static struct vc_shader_ops default_ops;
+
+static int fwd_begin(void *ctx, const struct vc_regs *regs, const struct vc_mem *mem, bool pixels,
+                     struct vc_draw_err *err)
+{
+    (void)ctx;
+    return default_ops.begin(default_ops.ctx, regs, mem, pixels, err);
+}
+
+static int fwd_vertex(void *ctx, const struct vc_regs *regs, const struct vc_mem *mem, uint32_t index,
+                      uint32_t instance, struct vc_vertex_out *out, struct vc_draw_err *err)
+{
+    (void)ctx;
+    return default_ops.vertex(default_ops.ctx, regs, mem, index, instance, out, err);
+}
+
+static int fwd_pixel(void *ctx, const struct vc_regs *regs, const struct vc_mem *mem,
+                     const struct vc_prim_inputs *prim, const struct vc_pixel_in *in, struct vc_pixel_out *out,
+                     struct vc_draw_err *err)
+{
+    (void)ctx;
+    return default_ops.pixel(default_ops.ctx, regs, mem, prim, in, out, err);
+}
+
+void scene_pixel_at_a_time(struct scene *sc)
+{
+    default_ops = sc->r->shaders;
+    struct vc_shader_ops fwd = {NULL, fwd_begin, fwd_vertex, fwd_pixel};
+    vc_render_set_shaders(sc->r, &fwd);
 }

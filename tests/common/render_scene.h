@@ -56,6 +56,10 @@ int scene_init(struct scene *sc, unsigned samples, char *why);
 int scene_use_demo_shaders(struct scene *sc, char *why);
 /* Clear (CMask zeroed, as Mesa's CP_DMA does), draw, resolve. */
 int scene_render(struct scene *sc, char *why);
+/* The renderer's default stages behind other function pointers, which it
+ * neither batches nor runs in waves or quads: the interpreter one pixel at
+ * a time (after scene_use_demo_shaders; one scene at a time). */
+void scene_pixel_at_a_time(struct scene *sc);
 /* The resolved frame, de-tiled: width x aligned height, B,G,R,A bytes. */
 int scene_readback(const struct scene *sc, uint8_t *bgra);
 /* Whether pixel (x, y) of the MSAA surface holds more than one fragment
