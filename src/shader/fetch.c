@@ -198,10 +198,19 @@ int eg_exec_scratch_read(union eg_vec4 *gpr, const union eg_vec4 *scratch, const
  * for the _fine NIR ops only).  SET_GRADIENTS_H / _V keep the source in the
  * lane for SAMPLE_G*; neither reads a resource.
  *
+ * Cube maps: Mesa turns the direction into CUBE's face coordinates
+ * (sc / |2 ma| + 1.5, tc / |2 ma| + 1.5: [1, 2] across the face, OpenGL 4.6
+ * 8.13's (s_face + 1, t_face + 1)) and the face in z (cube_layer); the unit
+ * reads x - 1, y - 1 as normalized coordinates of that face's layer, each
+ * face addressed on its own by the sampler's modes, the LOD from the face
+ * coordinates as for a 2D texture.
+ *
  * Address modes: WRAP / MIRROR / CLAMP_LAST_TEXEL / MIRROR_ONCE_LAST_TEXEL
  * / CLAMP_*BORDER / the half-border forms (see half_border).  Not modelled
  * (a fault): SAMPLE_G_LB / SAMPLE_C_G_LB, SET_TEXTURE_OFFSETS, GATHER4_O*,
- * GET_LOD, cube maps. */
+ * GET_LOD, explicit gradients on a cube map (Mesa halves them: what the
+ * unit makes of them is not documented), seamless cube filtering across a
+ * face edge. */
 
 /* Texel coordinate i in [0, size) per address mode, or -1 for the border.
  * 64-bit, so the bilinear neighbour (+1) and the instruction's offset of a
@@ -384,6 +393,32 @@ static int64_t array_layer(float r, unsigned layers)
     return l < 0 ? 0 : l >= (int64_t)layers ? (int64_t)layers - 1 : l;
 }
 
+/* The layer of a cube map's face: z is face + 8 * cube (Mesa's lowering of
+ * cube coordinates, sfn_nir_lower_tex.cpp r600_nir_lower_cube_to_2darray:
+ * the face from CUBE, the cube of an array times 8), faces 6 and 7 (no
+ * face) read face 5 (the document gives none; chosen), the layer clamped
+ * to the view's. */
+static int64_t cube_layer(float z, unsigned layers)
+{
+    int64_t l = texel_coord(z + 0.5f);
+    if (l < 0)
+        l = 0;
+    int64_t face = l & 7;
+    l = (l >> 3) * 6 + (face > 5 ? 5 : face);
+    return l >= (int64_t)layers ? (int64_t)layers - 1 : l;
+}
+
+/* Whether the bilinear footprint around u (texels) reaches past the face. */
+static bool leaves_face(const struct tex_fetch *f, const float u[2])
+{
+    for (int k = 0; k < 2; k++) {
+        int64_t i0 = texel_coord(u[k] - 0.5f);
+        if (i0 < 0 || i0 + 1 >= (int64_t)f->size[k])
+            return true;
+    }
+    return false;
+}
+
 /* GET_TEXTURE_RESINFO: the size of level BASE_LEVEL + lod (width, height,
  * depth halved per level and at least 1; array layers are not: a 1D
  * array's in y, a 2D array's in z) and the level count. */
@@ -480,13 +515,16 @@ static int filter_level(struct tex_fetch *f, const float c[3], const bool norm[3
 {
     const struct eg_tex_resource *tr = f->tr;
     bool array1d = tr->dim == V_SQ_TEX_DIM__SQ_TEX_DIM_1D_ARRAY, array2d = tr->dim == V_SQ_TEX_DIM__SQ_TEX_DIM_2D_ARRAY;
+    bool cube = tr->dim == V_SQ_TEX_DIM__SQ_TEX_DIM_CUBEMAP;
     float u[3];
     for (int k = 0; k < 3; k++)
-        u[k] = (norm[k] ? c[k] * (float)f->size[k] : c[k]) + offs[k];
-    /* z: the slice of a 3D texture, the layer of an array; 0 else */
+        u[k] = (norm[k] ? (cube && k < 2 ? c[k] - 1.0f : c[k]) * (float)f->size[k] : c[k]) + offs[k];
+    /* z: the slice of a 3D texture, the layer of an array or cube map; 0 else */
     int64_t z = 0;
     if (array1d || array2d)
         z = array_layer(c[2], tr->depth);
+    else if (cube)
+        z = cube_layer(c[2], tr->depth);
     if (array1d || tr->dim == V_SQ_TEX_DIM__SQ_TEX_DIM_1D)
         u[1] = 0.5f; /* the one row: no filtering or border across it */
     const unsigned mode[3] = { f->s.clamp_x, f->s.clamp_y, f->s.clamp_z };
@@ -499,6 +537,11 @@ static int filter_level(struct tex_fetch *f, const float c[3], const bool norm[3
     if (gather >= 0 || filter == V_SQ_TEX_XY_FILTER__SQ_TEX_XY_FILTER_BILINEAR) {
         union eg_vec4 q[4];
         float ax, ay;
+        if (cube && f->s.cube_wrap && leaves_face(f, u)) {
+            snprintf(f->msg, f->msglen, "texture resource %u: seamless cube-map filtering across a face edge "
+                     "(DISABLE_CUBE_WRAP 0) is not modelled", f->res);
+            return -1;
+        }
         if (footprint(f, u, z, q, &ax, &ay))
             return -1;
         if (gather >= 0) {
@@ -671,6 +714,11 @@ int eg_exec_tex(const struct eg_shader_env *env, union eg_vec4 *gpr, unsigned re
     }
     if (tr.last_level < tr.base_level)
         tr.last_level = tr.base_level;
+    if (tr.dim == V_SQ_TEX_DIM__SQ_TEX_DIM_CUBEMAP && grad) {
+        snprintf(msg, msglen, "texture resource %u: explicit gradients (TEX_INST %u) on a cube map are not modelled",
+                 res, inst);
+        return -1;
+    }
     const union eg_vec4 *src = &gpr[G_SQ_TEX_WORD0__SRC_GPR(w[0])];
     const unsigned sel[4] = { G_SQ_TEX_WORD1__DST_SEL_X(w[1]), G_SQ_TEX_WORD1__DST_SEL_Y(w[1]),
                               G_SQ_TEX_WORD1__DST_SEL_Z(w[1]), G_SQ_TEX_WORD1__DST_SEL_W(w[1]) };
