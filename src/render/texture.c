@@ -44,8 +44,8 @@
  * the sampler's FORCE_DEGAMMA are not read.
  *
  * Cube maps (DIM_CUBEMAP): the faces are layers, six per cube (TEX_DEPTH + 1
- * cubes, laid out as a 2D array of 6 * (TEX_DEPTH + 1) layers), BASE_ARRAY ..
- * LAST_ARRAY the view's layers; the interpreter picks the face (fetch.c).
+ * cubes from layer BASE_ARRAY, laid out as a 2D array of layers); the
+ * interpreter picks the face (fetch.c).
  *
  * Not modelled (a fault naming them when fetched): endian swapping,
  * UNSIGNED_BIASED components, and the formats tex_format.c lacks
@@ -142,9 +142,14 @@ static int view_extent(struct tex_view *v, unsigned slot, const uint32_t w[8], u
         v->res.depth = depth;
         break;
     case V_SQ_TEX_DIM__SQ_TEX_DIM_CUBEMAP:
-        /* TEX_DEPTH counts cubes (Mesa: array_size / 6), six faces each */
-        depth *= 6;
-        /* fall through */
+        /* TEX_DEPTH + 1 cubes (Mesa: array_size / 6) of six faces from
+         * layer BASE_ARRAY on; LAST_ARRAY is not read: Mesa's cube view of
+         * one cube in a 2D array (ARB_texture_view) programs LAST_ARRAY =
+         * BASE_ARRAY (evergreen_fill_tex_resource_words: a view of another
+         * target with depth 1) and samples all six faces */
+        v->first_slice = base;
+        v->res.depth = 6 * depth;
+        break;
     case V_SQ_TEX_DIM__SQ_TEX_DIM_1D_ARRAY:
     case V_SQ_TEX_DIM__SQ_TEX_DIM_2D_ARRAY:
     case V_SQ_TEX_DIM__SQ_TEX_DIM_2D_ARRAY_MSAA:

@@ -203,7 +203,11 @@ int eg_exec_scratch_read(union eg_vec4 *gpr, const union eg_vec4 *scratch, const
  * 8.13's (s_face + 1, t_face + 1)) and the face in z (cube_layer); the unit
  * reads x - 1, y - 1 as normalized coordinates of that face's layer, each
  * face addressed on its own by the sampler's modes, the LOD from the face
- * coordinates as for a 2D texture.
+ * coordinates as for a 2D texture.  A quad whose pixels see different
+ * faces gets differences across faces (how the unit derives a LOD there is
+ * not documented: piglit's tex-miplevel-selection cube, whose 3x3 quads
+ * reach past the face, sees one level more than OpenGL's direction-based
+ * LOD).
  *
  * Address modes: WRAP / MIRROR / CLAMP_LAST_TEXEL / MIRROR_ONCE_LAST_TEXEL
  * / CLAMP_*BORDER / the half-border forms (see half_border).  Not modelled
