@@ -1111,11 +1111,17 @@ static void cube_faces_and_cubes(void **state)
     if (sample_xyz(&e, &t, 1.5f, 1.5f, 2.0f, &out, &err))
         fail_msg("%s", err.msg);
     assert_true(out.f[0] == (80.0f + 81.0f + 82.0f + 83.0f) / 4.0f);
-    /* near an edge: seamless filtering (DISABLE_CUBE_WRAP 0) would cross
-     * to the next face, which the model refuses; with it set the face is
-     * clamped on its own (CLAMP_LAST_TEXEL: texels (0, 0) and (0, 1)) */
-    assert_int_equal(sample_xyz(&e, &t, 1.05f, 1.5f, 2.0f, &out, &err), -1);
-    assert_non_null(strstr(err.msg, "seamless cube-map filtering"));
+    /* near the left edge of +X (face 0, layer 6), seamless (DISABLE_CUBE_WRAP
+     * 0, OpenGL 4.6 8.13.1): s_face 0.05 puts the footprint's left column
+     * (weight 0.4) past the edge, on +Z (face 4, layer 10): +X's s = 0 edge
+     * is z = +1, +Z's right column (x = +1), the same rows (t = -y on both) */
+    if (sample_xyz(&e, &t, 1.05f, 1.5f, 0.0f, &out, &err))
+        fail_msg("%s", err.msg);
+    float seam = 0.4f * ((101.0f + 103.0f) / 2.0f) + 0.6f * ((60.0f + 62.0f) / 2.0f);
+    if (fabsf(out.f[0] - seam) > 1e-4f)
+        fail_msg("seamless +X edge: %g, want %g", (double)out.f[0], (double)seam);
+    /* with DISABLE_CUBE_WRAP set the face is clamped on its own
+     * (CLAMP_LAST_TEXEL: texels (0, 0) and (0, 1)) */
     e.regs->sampler[2] |= S_SQ_TEX_SAMPLER_WORD2__DISABLE_CUBE_WRAP(1);
     if (sample_xyz(&e, &t, 1.05f, 1.5f, 2.0f, &out, &err))
         fail_msg("%s", err.msg);
