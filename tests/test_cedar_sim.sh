@@ -37,7 +37,7 @@ check "  ... as surf-size at the CB_COLOR0_BASE dword" out_has "dword 0x11E: col
 check "cs_003, CMask past its buffer: strict rejects" status_is 1 "$SIM" check $MESA/cs_003.bin --bo 33920000 $R3
 check "  ... as cmask-size" out_has "\[cmask-size\]"
 # shellcheck disable=SC2086
-check "cs_003, CMask past its buffer: the kernel accepts" \
+check "cs_003, CMask past its buffer: kernel-compat mode (the checks evergreen_cs.c makes) accepts" \
     status_is 0 "$SIM" check $MESA/cs_003.bin --bo 33920000 $R3 --kernel-compat
 # fewer buffers than the stream refers to
 check "cs_003 with one buffer: relocation past the chunk" status_is 1 "$SIM" check $MESA/cs_003.bin --bo 33923072
