@@ -1045,6 +1045,92 @@ static size_t tex_ps_full(uint32_t *w, unsigned inst, unsigned m, const uint8_t 
     return n;
 }
 
+/* A shadow lookup at texel `x` of the 4x1 texture in resource 0 (point
+ * sampling, comparison `func`): R0 = (u, 0.5, z, w). */
+static union eg_vec4 shadow_at(struct unit_env *e, const struct cedar_tiling *t, unsigned inst, unsigned func,
+                               unsigned x, float z, float w)
+{
+    set_sampler(e, 0, V_SQ_TEX_CLAMP__SQ_TEX_CLAMP_LAST_TEXEL, V_SQ_TEX_XY_FILTER__SQ_TEX_XY_FILTER_POINT, 0);
+    e->regs->sampler[0] |= S_SQ_TEX_SAMPLER_WORD0__DEPTH_COMPARE_FUNCTION(func);
+    tex_unit_begin(e->unit, e->regs, &mem, t);
+    uint32_t code[64];
+    const uint8_t xyzw[4] = { 0, 1, 2, 3 };
+    size_t n = tex_ps_full(code, inst, 0, xyzw, 0, 0);
+    union eg_vec4 out;
+    struct eg_shader_err err;
+    if (run_ps(e, code, n, (union eg_vec4){ .f = { ((float)x + 0.5f) / 4.0f, 0.5f, z, w } }, &out, &err))
+        fail_msg("%s", err.msg);
+    return out;
+}
+
+/* Shadow samplers as Mesa programs them (OpenGL 4.6 8.23.1 and 2.1's
+ * DEPTH_TEXTURE_MODE, table 3.20): the comparison replaces the depth, the
+ * data format's X, and the resource swizzle of the depth mode then gives
+ * LUMINANCE (r, r, r, 1), INTENSITY (r, r, r, r), ALPHA (0, 0, 0, r), RED
+ * (r, 0, 0, 1); the reference is in w (SAMPLE_C, _C_LZ) or z (SAMPLE_C_L,
+ * _C_LB: w holds the LOD), and is clamped to [0, 1] for a fixed-point
+ * depth (Z24 in FMT_8_24) but not for a float one (FMT_32_FLOAT). */
+static void shadow_depth_modes_and_reference(void **state)
+{
+    (void)state;
+    struct unit_env e;
+    unit_env_init(&e);
+    struct cedar_tiling t = hd7350();
+    vram_alloc(4096);
+    /* Z24 depths, junk in the stencil byte; their values as UNORM24 */
+    static const uint32_t z24[4] = { 0, 0x400000, 0xC00000, 0xFFFFFF };
+    float depth[4];
+    for (int k = 0; k < 4; k++) {
+        uint32_t v = z24[k] | 0xA5000000u;
+        memcpy(vram + 4 * k, &v, 4);
+        depth[k] = (float)((double)z24[k] / 16777215.0);
+    }
+    struct tdesc d = { .dim = V_SQ_TEX_DIM__SQ_TEX_DIM_2D, .width = 4, .height = 1, .pitch = 64,
+                       .array_mode = V_ARRAY_MODE__ARRAY_LINEAR_ALIGNED, .fmt = FMT(8_24), .nfmt = NORM,
+                       .addr = GPU_BASE };
+    const unsigned X = V_SQ_SEL__SQ_SEL_X, ZERO = V_SQ_SEL__SQ_SEL_0, ONE = V_SQ_SEL__SQ_SEL_1;
+    const struct { const char *mode; unsigned sel[4]; } modes[] = {
+        { "LUMINANCE", { X, X, X, ONE } }, { "INTENSITY", { X, X, X, X } },
+        { "ALPHA", { ZERO, ZERO, ZERO, X } }, { "RED", { X, ZERO, ZERO, ONE } },
+    };
+    const unsigned lequal = V_SQ_TEX_DEPTH_COMPARE__SQ_TEX_DEPTH_COMPARE_LESSEQUAL;
+    const unsigned greater = V_SQ_TEX_DEPTH_COMPARE__SQ_TEX_DEPTH_COMPARE_GREATER;
+    const unsigned equal = V_SQ_TEX_DEPTH_COMPARE__SQ_TEX_DEPTH_COMPARE_EQUAL;
+    const float ref = 0.3f;
+    for (size_t m = 0; m < sizeof modes / sizeof modes[0]; m++) {
+        memcpy(d.sel, modes[m].sel, sizeof d.sel);
+        set_resource(&e, 0, &d);
+        for (unsigned x = 0; x < 4; x++)
+            for (int gt = 0; gt < 2; gt++) {
+                float r = (gt ? ref > depth[x] : ref <= depth[x]) ? 1.0f : 0.0f;
+                const float want[4][4] = { { r, r, r, 1 }, { r, r, r, r }, { 0, 0, 0, r }, { r, 0, 0, 1 } };
+                union eg_vec4 got = shadow_at(&e, &t, V_SQ_TEX_INST__SAMPLE_C, gt ? greater : lequal, x, 0.9f, ref);
+                char what[80];
+                snprintf(what, sizeof what, "%s texel %u %s", modes[m].mode, x, gt ? "GREATER" : "LEQUAL");
+                expect_rgba(got, want[m][0], want[m][1], want[m][2], want[m][3], what);
+            }
+    }
+    /* the reference's place: z for SAMPLE_C_L (w: LOD 0), w for SAMPLE_C_LZ */
+    memcpy(d.sel, modes[1].sel, sizeof d.sel);
+    set_resource(&e, 0, &d);
+    expect_rgba(shadow_at(&e, &t, V_SQ_TEX_INST__SAMPLE_C_L, greater, 1, 0.3f, 0.0f), 1, 1, 1, 1, "C_L z 0.3 > 0.25");
+    expect_rgba(shadow_at(&e, &t, V_SQ_TEX_INST__SAMPLE_C_L, greater, 1, 0.2f, 0.9f), 0, 0, 0, 0, "C_L z 0.2 > 0.25");
+    expect_rgba(shadow_at(&e, &t, V_SQ_TEX_INST__SAMPLE_C_LZ, greater, 1, 0.2f, 0.3f), 1, 1, 1, 1, "C_LZ w 0.3");
+    /* fixed point: the reference clamped to [0, 1] */
+    expect_rgba(shadow_at(&e, &t, V_SQ_TEX_INST__SAMPLE_C, equal, 0, 0, -1.0f), 1, 1, 1, 1, "UNORM -1 == 0");
+    expect_rgba(shadow_at(&e, &t, V_SQ_TEX_INST__SAMPLE_C, equal, 3, 0, 2.0f), 1, 1, 1, 1, "UNORM 2 == 1");
+    expect_rgba(shadow_at(&e, &t, V_SQ_TEX_INST__SAMPLE_C, greater, 3, 0, 2.0f), 0, 0, 0, 0, "UNORM 2 > 1");
+    /* float depth (FMT_32_FLOAT): not clamped */
+    static const float fdepth[4] = { 0.0f, 0.25f, 0.75f, 1.0f };
+    memcpy(vram, fdepth, sizeof fdepth);
+    d.fmt = FMT(32_FLOAT);
+    set_resource(&e, 0, &d);
+    expect_rgba(shadow_at(&e, &t, V_SQ_TEX_INST__SAMPLE_C, equal, 3, 0, 2.0f), 0, 0, 0, 0, "FLOAT 2 == 1");
+    expect_rgba(shadow_at(&e, &t, V_SQ_TEX_INST__SAMPLE_C, greater, 3, 0, 2.0f), 1, 1, 1, 1, "FLOAT 2 > 1");
+    expect_rgba(shadow_at(&e, &t, V_SQ_TEX_INST__SAMPLE_C, equal, 2, 0, 0.75f), 1, 1, 1, 1, "FLOAT 0.75 == 0.75");
+    unit_env_free(&e);
+}
+
 /* SAMPLE_C (reference in w, compared before filtering: OpenGL 4.6 8.23.1,
  * percentage-closer with bilinear weights), GATHER4 (read with Mesa's
  * Evergreen destination swizzle (Y, Z, X, W) it gives OpenGL's order
@@ -1441,6 +1527,7 @@ int main(void)
         cmocka_unit_test_teardown(resinfo_sizes, vram_free),
         cmocka_unit_test_teardown(mip_levels, vram_free),
         cmocka_unit_test_teardown(compare_gather_offsets, vram_free),
+        cmocka_unit_test_teardown(shadow_depth_modes_and_reference, vram_free),
         cmocka_unit_test_teardown(faults_name_what_is_missing, vram_free),
         cmocka_unit_test_teardown(faults_reach_the_draw, vram_free),
     };

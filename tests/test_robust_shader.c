@@ -62,7 +62,8 @@ static int tex_res(void *c, unsigned res, struct eg_tex_resource *out, char *msg
         snprintf(msg, len, "no texture %u", res);
         return -1;
     }
-    *out = (struct eg_tex_resource){ 4, 4, 1, { 0, 1, 2, 3 }, V_SQ_TEX_DIM__SQ_TEX_DIM_2D, 1, 1, 0, 0 };
+    *out = (struct eg_tex_resource){ .width = 4, .height = 4, .depth = 1, .dst_sel = { 0, 1, 2, 3 },
+                                     .dim = V_SQ_TEX_DIM__SQ_TEX_DIM_2D, .levels = 1, .samples = 1 };
     return 0;
 }
 static int tex_samp(void *c, unsigned s, unsigned res, struct eg_tex_sampler *out, char *msg, size_t len)

@@ -76,7 +76,8 @@ static int tex_res(void *c, unsigned res, struct eg_tex_resource *out, char *msg
 {
     (void)c, (void)msg, (void)len;
     assert_int_equal(res, 0);
-    *out = (struct eg_tex_resource){ 8, 8, 1, EG_SWZ_XYZW, V_SQ_TEX_DIM__SQ_TEX_DIM_2D, 1, 1, 0, 0 };
+    *out = (struct eg_tex_resource){ .width = 8, .height = 8, .depth = 1, .dst_sel = EG_SWZ_XYZW,
+                                     .dim = V_SQ_TEX_DIM__SQ_TEX_DIM_2D, .levels = 1, .samples = 1 };
     return 0;
 }
 

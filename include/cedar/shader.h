@@ -230,6 +230,13 @@ struct eg_tex_resource {
      * l is max(1, size >> l) texels per dimension, array layers excepted);
      * read through texel_level; 0 .. 0 without mip levels */
     unsigned base_level, last_level;
+    /* SAMPLE_C* (a depth comparison replaces the data format's X and its
+     * result then takes the resource swizzle): the swizzle (V_SQ_SEL__*) the
+     * texel callbacks have already applied, each texel component's source
+     * (all zero: X everywhere), and whether X is fixed point, which clamps
+     * the reference to [0, 1] (OpenGL 4.6 8.23.1) */
+    uint8_t texel_sel[4];
+    bool fixed_depth;
 };
 
 struct eg_tex_sampler {

@@ -277,9 +277,10 @@ int tex_view_decode(struct tex_view *v, unsigned slot, const uint32_t w[8], cons
     for (unsigned c = 0; c < 4; c++) {
         if (sel[c] > V_SQ_SEL__SQ_SEL_1)
             return view_fail(v, slot, "DST_SEL %u of component %u is no component select", sel[c], c);
-        v->dst_sel[c] = (uint8_t)sel[c];
+        v->dst_sel[c] = v->res.texel_sel[c] = (uint8_t)sel[c];
         v->res.dst_sel[c] = (uint8_t)c;
     }
+    v->res.fixed_depth = !(v->fmt->is_float & 1) && v->num.num_format == V_SQ_NUM_FORMAT__SQ_NUM_FORMAT_NORM;
     bool msaa = v->res.dim == V_SQ_TEX_DIM__SQ_TEX_DIM_2D_MSAA || v->res.dim == V_SQ_TEX_DIM__SQ_TEX_DIM_2D_ARRAY_MSAA;
     if (!msaa) {
         v->res.base_level = G_SQ_TEX_RESOURCE_WORD4__BASE_LEVEL(w[4]);

@@ -178,8 +178,11 @@ int eg_exec_scratch_read(union eg_vec4 *gpr, const union eg_vec4 *scratch, const
  * LAST_LEVEL.
  *
  * SAMPLE_C*: each texel read is replaced by the comparison of the reference
- * with its x (DEPTH_COMPARE_FUNCTION, reference first: LESS passes when
- * ref < texel), 1.0 or 0.0 in every component, before filtering.
+ * with its depth (DEPTH_COMPARE_FUNCTION, reference first: LESS passes when
+ * ref < texel; compare_texel), before filtering: a bilinear or mipmapped
+ * shadow lookup blends comparison results (percentage-closer filtering, as
+ * AMD's texture units do; OpenGL 4.6 8.23.1 allows it).  The reference is
+ * clamped to [0, 1] for a fixed-point depth format (8.23.1).
  * GATHER4 (INST_MOD: the component): the four texels of the bilinear
  * footprint in the order x = (i1, j0), y = (i0, j1), z = (i1, j1),
  * w = (i0, j0) -- the order Mesa's destination swizzle (1, 2, 0, 3) on
@@ -276,6 +279,35 @@ static bool depth_compare(unsigned func, float ref, float t)
     }
 }
 
+/* SAMPLE_C*: the texel's depth, the data format's X (found where the
+ * resource swizzle the texel callbacks applied put it), against the
+ * reference; the result, 1.0 or 0.0, replaces the texel's data components,
+ * so the swizzle's constants 0 and 1 stay (Mesa's DEPTH_TEXTURE_MODE
+ * LUMINANCE is the swizzle X, X, X, 1: the result in r, g, b and alpha 1). */
+static int compare_texel(const struct tex_fetch *f, union eg_vec4 *t)
+{
+    const uint8_t *sel = f->tr->texel_sel;
+    int depth = -1;
+    bool data = false;
+    for (int c = 3; c >= 0; c--) {
+        if (sel[c] == V_SQ_SEL__SQ_SEL_X)
+            depth = c;
+        data = data || sel[c] <= V_SQ_SEL__SQ_SEL_W;
+    }
+    if (!data)
+        return 0;
+    if (depth < 0) {
+        snprintf(f->msg, f->msglen, "texture resource %u: a depth comparison through a resource swizzle without X",
+                 f->res);
+        return -1;
+    }
+    float c = depth_compare(f->s.compare, f->ref, t->f[depth]) ? 1.0f : 0.0f;
+    for (int k = 0; k < 4; k++)
+        if (sel[k] <= V_SQ_SEL__SQ_SEL_W)
+            t->f[k] = c;
+    return 0;
+}
+
 /* Texel (x, y, z) of the current level under sampler modes `s`. */
 static int texel(struct tex_fetch *f, const struct eg_tex_sampler *s, int64_t x, int64_t y, int64_t z,
                  union eg_vec4 *out)
@@ -296,11 +328,7 @@ static int texel(struct tex_fetch *f, const struct eg_tex_sampler *s, int64_t x,
     } else {
         r = f->env->texel(f->env->ctx, f->res, wx, wy, wz, 0, out, f->msg, f->msglen);
     }
-    if (!r && f->compare) {
-        float c = depth_compare(f->s.compare, f->ref, out->f[0]) ? 1.0f : 0.0f;
-        out->f[0] = out->f[1] = out->f[2] = out->f[3] = c;
-    }
-    return r;
+    return r || !f->compare ? r : compare_texel(f, out);
 }
 
 /* floorf(v) as a texel coordinate.  Converting a NaN or a float outside the
@@ -674,6 +702,8 @@ int eg_exec_tex(const struct eg_shader_env *env, union eg_vec4 *gpr, unsigned re
         const float offs[3] = { (float)hofs[0] * 0.5f, (float)hofs[1] * 0.5f, (float)hofs[2] * 0.5f };
         f.compare = cmp;
         f.ref = explicit_lod || bias ? c[2] : c[3];
+        if (tr.fixed_depth)     /* NaN stays NaN: every comparison but NOTEQUAL / ALWAYS fails */
+            f.ref = f.ref < 0.0f ? 0.0f : f.ref > 1.0f ? 1.0f : f.ref;
         /* level of detail */
         float lod = lz ? 0.0f : explicit_lod ? c[3] : implicit_lod(&f, q, grad, w, norm);
         if (bias)
