@@ -13,6 +13,7 @@
  * depth surfaces (samples of a pixel side by side: the address of sample s
  * is that of the pixel in the single-sample map of S-times-wider elements
  * plus s elements), HTILE's cleared tiles, the ZPASS count. */
+#include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -523,6 +524,74 @@ static void test_depth_sample_order(void **state)
     }
 }
 
+/* 4x MSAA depth (the DB's depth sample order, 32-bit float depth, 2D tiled)
+ * and 4x stencil under a sloped triangle: each sample stores the window z
+ * at its own position (pixel centre + SAMPLE_LOCS offset / 16), the plane
+ * z = 0.25 + x / 256 + y / 512 (NDC z -0.5 at (0, 0), 0.5 at window x 128,
+ * 0 at window y 128), and the stencil reference where the triangle covers
+ * it.  Read back through the tiling library's map of the surfaces; the
+ * sample offsets all differ, so a sample stored in another's place shows. */
+static void test_depth_msaa_samples(void **state)
+{
+    (void)state;
+    struct rig g;
+    rig_init(&g, V_DB_Z_FORMAT__Z_32_FLOAT);
+    const int dx[4] = {-6, 2, 6, -2}, dy[4] = {-2, -6, 2, 6};
+    uint32_t locs = 0;
+    for (unsigned i = 0; i < 4; i++)
+        locs |= ((uint32_t)(dx[i] & 0xF) | (uint32_t)(dy[i] & 0xF) << 4) << (8 * i);
+    scene_set_reg(g.regs, REG_PA_SC_AA_CONFIG, S_PA_SC_AA_CONFIG__MSAA_NUM_SAMPLES(2));
+    scene_set_reg(g.regs, REG_PA_SC_MODE_CNTL_0, S_PA_SC_MODE_CNTL_0__MSAA_ENABLE(1));
+    scene_set_reg(g.regs, REG_PA_SC_AA_SAMPLE_LOCS(0), locs);
+    scene_set_reg(g.regs, REG_CB_COLOR_CONTROL, S_CB_COLOR_CONTROL__MODE(V_CB_MODE__CB_DISABLE));
+    /* 2D tiled (MSAA needs it): 8 banks, bank width / height and macro
+     * aspect 1, depth tile split 1 KiB (no split at 4 x 4 bytes), stencil 256 */
+    scene_set_reg(g.regs, REG_DB_Z_INFO, S_DB_Z_INFO__FORMAT(V_DB_Z_FORMAT__Z_32_FLOAT) |
+                                           S_DB_Z_INFO__ARRAY_MODE(V_ARRAY_MODE__ARRAY_2D_TILED_THIN1) |
+                                           S_DB_Z_INFO__NUM_BANKS(2) | S_DB_Z_INFO__TILE_SPLIT(4));
+    scene_set_reg(g.regs, REG_DB_STENCIL_INFO, S_DB_STENCIL_INFO__FORMAT(V_DB_STENCIL_FORMAT__STENCIL_8) |
+                                                 S_DB_STENCIL_INFO__TILE_SPLIT(2));
+    stencil_replace(&g, 0x5A);
+    set_depth_control(&g, S_DB_DEPTH_CONTROL__Z_ENABLE(1) | S_DB_DEPTH_CONTROL__Z_WRITE_ENABLE(1) |
+                              S_DB_DEPTH_CONTROL__ZFUNC(V_COMPARE_FUNC__STENCILFUNC_ALWAYS) |
+                              S_DB_DEPTH_CONTROL__STENCIL_ENABLE(1) |
+                              S_DB_DEPTH_CONTROL__STENCILFUNC(V_COMPARE_FUNC__STENCILFUNC_ALWAYS) |
+                              S_DB_DEPTH_CONTROL__STENCILZPASS(V_STENCIL_OP__STENCIL_REPLACE));
+    /* (0, 0), (128, 0), (0, 128) in the window: corners (-1, -1), (3, -1), (-1, 3) */
+    big_triangle(&g, -0.5f, 0.5f, 0.0f, true);
+    draw(&g);
+    struct cedar_surface sz = {0};
+    sz.mode = CEDAR_MODE_2D_THIN;
+    sz.aligned_width = sz.width = W;
+    sz.aligned_height = sz.height = H;
+    sz.tiling = (struct cedar_tiling){2, 8, 256, 1024};
+    sz.bankw = sz.bankh = sz.mtilea = 1;
+    sz.samples = 4;
+    struct cedar_tile_opts o = {.order = CEDAR_MICRO_NON_DISPLAYABLE, .depth_sample_order = 1};
+    struct cedar_tile_map zm, sm;
+    struct cedar_layout_err e = {{0}};
+    sz.bpe = 4;
+    sz.tile_split = 1024;
+    if (cedar_tile_map_init(&zm, &sz, &o, &e))
+        fail_msg("depth map: %s", e.msg);
+    sz.bpe = 1;
+    sz.tile_split = 256;
+    if (cedar_tile_map_init(&sm, &sz, &o, &e))
+        fail_msg("stencil map: %s", e.msg);
+    for (unsigned y = 0; y < H; y++)
+        for (unsigned x = 0; x < W; x++)
+            for (unsigned smp = 0; smp < 4; smp++) {
+                float z;
+                memcpy(&z, g.mem + DEPTH_OFF + cedar_tile_addr(&zm, x, y, smp, 0), sizeof z);
+                double px = x + 0.5 + dx[smp] / 16.0, py = y + 0.5 + dy[smp] / 16.0;
+                double want = 0.25 + px / 256.0 + py / 512.0;
+                if (!(fabs(z - want) < 1e-6))
+                    fail_msg("pixel %u,%u sample %u: z %.9g, want %.9g", x, y, smp, z, want);
+                assert_int_equal(g.mem[STENCIL_OFF + cedar_tile_addr(&sm, x, y, smp, 0)], 0x5A);
+            }
+    rig_free(&g);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -531,6 +600,7 @@ int main(void)
         cmocka_unit_test(test_stencil_export),
         cmocka_unit_test(test_depth_only_draw),   cmocka_unit_test(test_htile),
         cmocka_unit_test(test_depth_sample_order), cmocka_unit_test(test_depth_copy),
+        cmocka_unit_test(test_depth_msaa_samples),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -80,6 +80,8 @@ static int random_surface(struct cedar_tile_map *m, struct cedar_surface *s,
     }
     o->slices = 1 + rnd() % 3;
     o->order = rnd() % 2 ? CEDAR_MICRO_NON_DISPLAYABLE : CEDAR_MICRO_DISPLAYABLE;
+    /* a depth surface's samples of a pixel side by side, now and then */
+    o->depth_sample_order = !fmask_samples && s->samples > 1 && rnd() % 3 == 0;
     if (s->tiling.pipes == 8) {
         unsigned v = rnd() % 3; /* 1 SE; 2 SEs with 16- or 32-pixel SE tiles */
         o->shader_engines = v == 0 ? 1 : 2;
@@ -133,7 +135,7 @@ static void check_colour(const struct cedar_tile_map *m)
                 for (unsigned mx = 0; mx < m->width / 8; mx++) {
                     uint64_t run[CEDAR_MICRO_RUNS_MAX];
                     unsigned n = cedar_tile_micro(m, mx, my, s, z, run);
-                    if (m->mode == CEDAR_MODE_LINEAR_ALIGNED) {
+                    if (m->mode == CEDAR_MODE_LINEAR_ALIGNED || m->depth_order) {
                         assert_int_equal(n, 0);
                         continue;
                     }
@@ -147,6 +149,30 @@ static void check_colour(const struct cedar_tile_map *m)
                         }
                 }
 
+    /* cedar_tile_micro_runs as tiling.h states it: every sample of every
+     * pixel of a micro tile at run[E / run_bytes] + E % run_bytes, the same
+     * byte as the per-pixel map (colour and depth sample orders); no runs
+     * for a linear map or when they would not fit */
+    for (unsigned z = 0; z < m->slices; z++)
+        for (unsigned my = 0; my < m->height / 8; my++)
+            for (unsigned mx = 0; mx < m->width / 8; mx++) {
+                uint64_t run[256];
+                unsigned n = cedar_tile_micro_runs(m, mx, my, z, run, 256);
+                if (m->mode == CEDAR_MODE_LINEAR_ALIGNED) {
+                    assert_int_equal(n, 0);
+                    continue;
+                }
+                assert_int_equal((uint64_t)n * m->run_bytes, (uint64_t)64 * m->bpe * m->samples);
+                if (n > 1)
+                    assert_int_equal(cedar_tile_micro_runs(m, mx, my, z, run, n - 1), 0);
+                for (unsigned s = 0; s < m->samples; s++)
+                    for (unsigned y = my * 8; y < my * 8 + 8; y++)
+                        for (unsigned x = mx * 8; x < mx * 8 + 8; x++) {
+                            uint32_t e = cedar_tile_element_offset(m, x, y, s);
+                            assert_int_equal(run[e / m->run_bytes] + e % m->run_bytes, cedar_tile_addr(m, x, y, s, z));
+                        }
+            }
+
     /* inverse, at random bytes and random elements */
     for (unsigned i = 0; i < 300; i++) {
         uint64_t off = ((uint64_t)rnd() << 20 ^ rnd()) % m->size;
@@ -157,6 +183,17 @@ static void check_colour(const struct cedar_tile_map *m)
     }
     struct cedar_tile_coord c;
     assert_int_equal(cedar_tile_coord(m, m->size, &c), -1);
+
+    if (m->depth_order) {
+        /* the copies refuse a depth sample order (tiling.h) */
+        uint8_t *buf = calloc(1, m->size), *lin = calloc((size_t)m->width * m->height, m->bpe);
+        assert_non_null(buf);
+        assert_non_null(lin);
+        assert_int_equal(cedar_detile(m, buf, m->size, lin, (size_t)m->width * m->bpe, 0, 0), -1);
+        free(buf);
+        free(lin);
+        return;
+    }
 
     /* whole-surface de-tile vs the map, and tile(detile(t)) == t */
     uint8_t *tiled = malloc(m->size), *back = calloc(1, m->size);

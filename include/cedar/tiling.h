@@ -166,6 +166,26 @@ static inline unsigned cedar_tile_pixel_index(const struct cedar_tile_map *m, un
     return m->pix_index[(y & 7) * 8 + (x & 7)];
 }
 
+/* The byte offset E of sample `sample` of pixel (x, y) inside its micro
+ * tile's data (1D / 2D colour and depth maps).  Colour: all pixels of
+ * sample 0, then of sample 1, ...; depth: the samples of pixel 0, then of
+ * pixel 1, ... (egbaddrlib ComputeSurfaceAddrFromCoordMacroTiled,
+ * isDepthSampleOrder). */
+static inline uint32_t cedar_tile_element_offset(const struct cedar_tile_map *m, unsigned x, unsigned y,
+                                                 unsigned sample)
+{
+    return (sample * m->sample_step + cedar_tile_pixel_index(m, x, y) * m->pixel_step) * m->bpe;
+}
+
+/* All of micro tile (mx, my)'s bytes (every sample) of a 1D or 2D colour or
+ * depth map: byte E (cedar_tile_element_offset) is at
+ *   run[E / m->run_bytes] + E % m->run_bytes
+ * (what cedar_tile_addr gives, from one address computation per run).
+ * Returns the number of runs, or 0 for a linear or an FMask map or when
+ * there would be more than max. */
+unsigned cedar_tile_micro_runs(const struct cedar_tile_map *m, unsigned mx, unsigned my, unsigned slice,
+                               uint64_t *run, unsigned max);
+
 /* Copy one (slice, sample) plane between the tiled surface (tiled_size bytes,
  * at least m->size) and a linear image of width x height elements whose rows
  * are `stride` bytes apart.  Micro-tile rows are copied whole.  Returns 0, or

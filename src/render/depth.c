@@ -99,6 +99,7 @@ int db_init(struct db_state *db, const struct vc_regs *regs, const struct vc_mem
             const struct cedar_tiling *tiling, struct vc_draw_err *err)
 {
     memset(db, 0, sizeof *db);
+    db->ztile.mx = db->stile.mx = -1;
     uint32_t dc = vc_reg(regs, REG_DB_DEPTH_CONTROL), zinfo = vc_reg(regs, REG_DB_Z_INFO);
     uint32_t sinfo = vc_reg(regs, REG_DB_STENCIL_INFO), rc = vc_reg(regs, REG_DB_RENDER_CONTROL);
     uint32_t sc = vc_reg(regs, REG_DB_SHADER_CONTROL);
@@ -223,9 +224,24 @@ static bool inside(const struct cedar_tile_map *m, unsigned x, unsigned y)
     return x < m->width && y < m->height;
 }
 
-static uint32_t load_z(const struct db_state *db, const uint8_t *base, unsigned x, unsigned y, unsigned s)
+/* Sample s of pixel (x, y) of map m through the kept runs of its micro tile. */
+static uint64_t tile_addr(const struct cedar_tile_map *m, struct db_tile_runs *c, unsigned x, unsigned y,
+                          unsigned s, unsigned slice)
 {
-    const uint8_t *p = base + cedar_tile_addr(&db->zmap, x, y, s, db->slice);
+    int mx = (int)(x >> 3), my = (int)(y >> 3);
+    if (c->mx != mx || c->my != my) {
+        c->n = cedar_tile_micro_runs(m, (unsigned)mx, (unsigned)my, slice, c->run, DB_TILE_RUNS_MAX);
+        c->mx = mx;
+        c->my = my;
+    }
+    if (!c->n)
+        return cedar_tile_addr(m, x, y, s, slice);
+    uint32_t e = cedar_tile_element_offset(m, x, y, s);
+    return c->run[e / m->run_bytes] + e % m->run_bytes;
+}
+
+static uint32_t z_at(const struct db_state *db, const uint8_t *p)
+{
     if (db->zformat == V_DB_Z_FORMAT__Z_16)
         return (uint32_t)p[0] | (uint32_t)p[1] << 8;
     uint32_t v = (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
@@ -233,9 +249,9 @@ static uint32_t load_z(const struct db_state *db, const uint8_t *base, unsigned 
     return db->zformat == V_DB_Z_FORMAT__Z_24 ? v & 0xFFFFFFu : v;
 }
 
-static void store_z(const struct db_state *db, unsigned x, unsigned y, unsigned s, uint32_t v)
+static void store_z(struct db_state *db, unsigned x, unsigned y, unsigned s, uint32_t v)
 {
-    uint8_t *p = db->zwr + cedar_tile_addr(&db->zmap, x, y, s, db->slice);
+    uint8_t *p = db->zwr + tile_addr(&db->zmap, &db->ztile, x, y, s, db->slice);
     p[0] = (uint8_t)v;
     p[1] = (uint8_t)(v >> 8);
     if (db->zformat != V_DB_Z_FORMAT__Z_16) {
@@ -244,12 +260,19 @@ static void store_z(const struct db_state *db, unsigned x, unsigned y, unsigned 
     }
 }
 
-uint32_t db_read_depth_bits(const struct db_state *db, unsigned x, unsigned y, unsigned sample)
+/* The depth bits at byte off of the depth surface (pixel (x, y)): the
+ * clear value while its HTILE tile is cleared. */
+static uint32_t z_bits(const struct db_state *db, unsigned x, unsigned y, uint64_t off)
 {
     const uint32_t *h = htile_word(db, x, y);
     if (h && !(*h & HTILE_ZMASK))
         return db_depth_encode(db->zformat, db->clear_z);
-    return load_z(db, db->zrd, x, y, sample);
+    return z_at(db, db->zrd + off);
+}
+
+uint32_t db_read_depth_bits(const struct db_state *db, unsigned x, unsigned y, unsigned sample)
+{
+    return z_bits(db, x, y, cedar_tile_addr(&db->zmap, x, y, sample, db->slice));
 }
 
 bool db_read_depth(const struct db_state *db, unsigned x, unsigned y, unsigned sample, double *z)
@@ -333,8 +356,9 @@ uint32_t db_fragment(struct db_state *db, unsigned x, unsigned y, uint32_t cover
             zv = zv < db->zmin ? db->zmin : zv > db->zmax ? db->zmax : zv;
         if (db->z_clear)
             zv = db->clear_z;
-        uint8_t *sp = ss ? db->swr + cedar_tile_addr(&db->smap, x, y, s, db->slice) : NULL;
-        uint8_t sold = ss ? db->srd[cedar_tile_addr(&db->smap, x, y, s, db->slice)] : 0;
+        uint64_t soff = ss ? tile_addr(&db->smap, &db->stile, x, y, s, db->slice) : 0;
+        uint8_t *sp = ss ? db->swr + soff : NULL;
+        uint8_t sold = ss ? db->srd[soff] : 0;
         uint8_t snew = sold;
         bool pass = true;
         if (db->s_on && ss) {
@@ -346,7 +370,7 @@ uint32_t db_fragment(struct db_state *db, unsigned x, unsigned y, uint32_t cover
         uint32_t znew = 0;
         if (pass && db->z_on && zs) {
             znew = db_depth_encode(db->zformat, zv);
-            uint32_t zold = db_read_depth_bits(db, x, y, s);
+            uint32_t zold = z_bits(db, x, y, tile_addr(&db->zmap, &db->ztile, x, y, s, db->slice));
             bool zp = db->zformat == V_DB_Z_FORMAT__Z_32_FLOAT
                           ? compare(db->zfunc, depth_decode(db->zformat, znew), depth_decode(db->zformat, zold))
                           : compare(db->zfunc, (double)znew, (double)zold);

@@ -24,6 +24,9 @@
 
 #include "render_priv.h"
 
+/* Runs of a micro tile kept (8 samples of 32-bit depth in 64-byte runs: 32). */
+#define DB_TILE_RUNS_MAX 32
+
 struct db_state {
     bool active;                  /* db_fragment has anything to test, write or count */
     bool z_on, z_write, s_on;     /* tests in force (and a surface behind them) */
@@ -44,6 +47,13 @@ struct db_state {
     uint8_t clear_s;              /* DB_STENCIL_CLEAR */
     unsigned samples, slice;
     struct cedar_tile_map zmap, smap;
+    /* the byte runs of the micro tile db_fragment addressed last, per
+     * surface (one address computation per run, not per sample) */
+    struct db_tile_runs {
+        int mx, my;
+        unsigned n;              /* 0: address sample by sample */
+        uint64_t run[DB_TILE_RUNS_MAX];
+    } ztile, stile;
     uint8_t *zrd, *zwr, *srd, *swr;
     uint32_t *htile;              /* NULL: no HTILE */
     unsigned htile_pitch;         /* words per row of tiles */

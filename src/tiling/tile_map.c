@@ -154,11 +154,22 @@ uint64_t cedar_tile_addr(const struct cedar_tile_map *m, unsigned x, unsigned y,
 {
     if (m->mode == CEDAR_MODE_LINEAR_ALIGNED) /* ComputeSurfaceAddrFromCoordLinear */
         return (((uint64_t)slice * m->height + y) * m->width + x) * m->bpe;
-    /* Colour: all pixels of sample 0, then of sample 1, ... inside a micro
-     * tile; depth: the samples of pixel 0, then of pixel 1, ...
-     * (egbaddrlib ComputeSurfaceAddrFromCoordMacroTiled, isDepthSampleOrder). */
-    uint32_t E = (sample * m->sample_step + m->pix_index[(y & 7) * 8 + (x & 7)] * m->pixel_step) * m->bpe;
-    return tiled_addr(m, x, y, slice, E);
+    return tiled_addr(m, x, y, slice, cedar_tile_element_offset(m, x, y, sample));
+}
+
+unsigned cedar_tile_micro_runs(const struct cedar_tile_map *m, unsigned mx, unsigned my, unsigned slice,
+                               uint64_t *run, unsigned max)
+{
+    if (m->mode == CEDAR_MODE_LINEAR_ALIGNED || m->is_fmask || !m->run_bytes)
+        return 0;
+    /* runs stay inside one tile-split piece and one pipe-interleave group
+     * (init_common), so each is contiguous in the address */
+    unsigned n = m->micro_bytes / m->run_bytes;
+    if (n == 0 || n > max)
+        return 0;
+    for (unsigned k = 0; k < n; k++)
+        run[k] = tiled_addr(m, mx * 8, my * 8, slice, k * m->run_bytes);
+    return n;
 }
 
 unsigned cedar_fmask_planes(const struct cedar_tile_map *m)
