@@ -369,6 +369,26 @@ uint8_t eg_ps_batch_color_mask(const struct eg_ps_batch *b);
 const uint32_t *eg_ps_batch_color(const struct eg_ps_batch *b, unsigned target, unsigned chan);
 const bool *eg_ps_batch_killed(const struct eg_ps_batch *b);
 
+/* The pixel shader over a wave of up to EG_WAVE_MAX lanes (src/shader/wave.c),
+ * for any program eg_run_ps_lanes runs (control flow, predication, fetches,
+ * KILL, derivatives...): each ALU clause decoded once, the first time it
+ * runs, and kept; then every instruction run over the wave's active lanes.
+ * The lanes come in groups of `group` (1: pixels on their own, as eg_run_ps;
+ * 4: 2x2 quads, as eg_run_ps_lanes with 4 lanes), in[] / out[] / helpers
+ * by lane as eg_run_ps_lanes takes them, and each group ends exactly as
+ * eg_run_ps_lanes leaves it when run alone (NaNs included).  0, or 1 when
+ * the groups must be run through eg_run_ps_lanes instead (it faults, and
+ * says how, or it does what the wave does not: scratch memory, SEMANTIC
+ * fetches); out is then undefined.  env and the program's words must stay
+ * valid while the wave is used.  eg_wave_new: NULL when out of memory.
+ * A wave is used by one thread at a time. */
+#define EG_WAVE_MAX 64
+struct eg_wave;
+struct eg_wave *eg_wave_new(const struct eg_program *ps, const struct eg_shader_env *env);
+void eg_wave_free(struct eg_wave *w);
+int eg_wave_run(struct eg_wave *w, const struct eg_ps_input *in, unsigned n, unsigned group, uint64_t helpers,
+                struct eg_ps_output *out);
+
 /* Convert one fetched element of a FMT_* data format to four 32-bit
  * components (missing ones 0, w 1; the instruction's SQ_INST_SEL picks later),
  * SRF_MODE ZERO_CLAMP_MINUS_ONE (cedar/vtx_format.h has the whole interface).

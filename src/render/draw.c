@@ -95,6 +95,9 @@ struct draw_ctx {
     struct vc_pixel_in pending[EG_PS_BATCH_MAX];
     double pending_ij[EG_PS_BATCH_MAX][3][2];   /* centre, centroid, sample: weights computed at the flush */
     struct vc_pixel_out shaded[EG_PS_BATCH_MAX];
+    /* quads waiting for the pixel stage (quads): in pending[4q ..], out in shaded[] */
+    unsigned nquads;
+    uint32_t quad_helpers[EG_PS_BATCH_MAX / 4];
 };
 
 struct vc_render *vc_render_new(void)
@@ -528,6 +531,22 @@ static int on_pixel(void *ctx, const struct rs_pixel *px)
     return 0;
 }
 
+/* Shade the waiting quads together and write their pixels in the order
+ * they came (the shading reads nothing the writes change). */
+static int flush_quads(struct draw_ctx *d)
+{
+    unsigned nq = d->nquads, done = 0;
+    d->nquads = 0;
+    if (nq == 0)
+        return 0;
+    int rc = render_shade_quads_run(d->r, &d->prim, d->pending, d->quad_helpers, nq, d->shaded, &done, d->err);
+    for (unsigned q = 0; q < done; q++)
+        for (unsigned k = 0; k < 4; k++)
+            if (!((d->quad_helpers[q] >> k) & 1u))
+                write_shaded(d, &d->pending[4 * q + k], &d->shaded[4 * q + k]);
+    return rc;
+}
+
 /* A 2x2 quad of a draw whose pixel stage reads its neighbours: the four
  * pixels run together, those with nothing covered as helpers, and the
  * others are written as on_pixel writes them (per sample when shading per
@@ -538,7 +557,7 @@ static int on_quad(void *ctx, const struct rs_pixel px[4])
     struct draw_ctx *d = ctx;
     unsigned runs = d->rs.per_sample ? d->rs.samples : 1;
     for (unsigned s = 0; s < runs; s++) {
-        struct vc_pixel_in in[4];
+        struct vc_pixel_in *in = &d->pending[4 * d->nquads];
         uint32_t helpers = 0;
         for (unsigned k = 0; k < 4; k++) {
             uint32_t cov = d->rs.per_sample ? px[k].coverage & (1u << s) : px[k].coverage;
@@ -555,13 +574,9 @@ static int on_quad(void *ctx, const struct rs_pixel px[4])
         }
         if (helpers == 0xFu)
             continue;
-        struct vc_pixel_out out[4];
-        memset(out, 0, sizeof out);
-        if (render_shade_quad(d->r, &d->prim, in, helpers, out, d->err))
+        d->quad_helpers[d->nquads++] = helpers;
+        if (4 * d->nquads == EG_PS_BATCH_MAX && flush_quads(d))
             return -1;
-        for (unsigned k = 0; k < 4; k++)
-            if (!((helpers >> k) & 1u))
-                write_shaded(d, &in[k], &out[k]);
     }
     return 0;
 }
@@ -643,7 +658,10 @@ static int raster_one(struct draw_ctx *d, const struct rs_vertex v[3])
     /* a batch never spans primitives: the next one has other inputs */
     if (rc == 0)
         rc = flush_pending(d);
+    if (rc == 0)
+        rc = flush_quads(d);
     d->npending = 0;
+    d->nquads = 0;
     d->pending_block = false;
     d->pending_weighted = false;
     return rc;

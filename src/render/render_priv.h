@@ -78,6 +78,12 @@ bool render_shade_quads(const struct vc_render *r);
  * out[] means nothing.  0, or -1 with err. */
 int render_shade_quad(struct vc_render *r, const struct vc_prim_inputs *prim, const struct vc_pixel_in in[4],
                       uint32_t helpers, struct vc_pixel_out out[4], struct vc_draw_err *err);
+/* Shade nq (<= 16) quads in[4q .. 4q+3] with helpers[q] at once, as
+ * render_shade_quad shades each: 0 and out[0 .. 4 nq - 1], or -1 with err
+ * after the first *done quads. */
+int render_shade_quads_run(struct vc_render *r, const struct vc_prim_inputs *prim, const struct vc_pixel_in *in,
+                           const uint32_t *helpers, unsigned nq, struct vc_pixel_out *out, unsigned *done,
+                           struct vc_draw_err *err);
 /* Whether the pixel stage reads the position (SPI_PS_IN_CONTROL_0.POSITION_ENA). */
 bool render_shade_position_needed(const struct vc_render *r);
 /* Barycentric pairs (bit per enum vc_baryc) the pixel stage reads. */

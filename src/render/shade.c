@@ -47,6 +47,8 @@ struct shade {
     unsigned pos_addr, face_addr, face_chan, fixed_addr;
     unsigned input_gprs;               /* R0.. the SPI loads */
     struct eg_ps_batch *batch;         /* the PS decoded for batches, or NULL */
+    struct eg_wave *wave;              /* else the PS for waves of pixels or quads, or NULL */
+    union eg_vec4 *wave_gpr;           /* the wave's start values: input_gprs per lane */
     bool quads;                        /* the PS reads its quad's neighbours: run in 2x2 quads */
     const struct cedar_tiling *tiling; /* the GPU's, for texture layouts */
     struct tex_unit *tex;              /* the texture unit (texture.c) */
@@ -388,6 +390,8 @@ static int begin(void *ctx, const struct vc_regs *regs, const struct vc_mem *mem
     eg_ps_batch_free(s->batch);
     s->batch = pixels ? eg_ps_batch_new(&s->prog[STAGE_PS], ps, s->input_gprs) : NULL;
     s->quads = pixels && !s->batch && each_fetch(s, STAGE_PS, true, reads_neighbours, err) > 0;
+    eg_wave_free(s->wave);
+    s->wave = pixels && !s->batch && s->wave_gpr ? eg_wave_new(&s->prog[STAGE_PS], ps) : NULL;
     return 0;
 }
 
@@ -481,7 +485,7 @@ int render_shade_quad(struct vc_render *r, const struct vc_prim_inputs *prim, co
 bool render_shade_batched(const struct vc_render *r)
 {
     const struct shade *s = r->shade;
-    return s && r->shaders.pixel == pixel && r->shaders.ctx == s && s->batch;
+    return s && r->shaders.pixel == pixel && r->shaders.ctx == s && (s->batch || (s->wave && !s->quads));
 }
 
 bool render_shade_position_needed(const struct vc_render *r)
@@ -515,6 +519,53 @@ struct eg_ps_batch *render_shade_batch_copy(struct vc_render *r)
     return s && s->batch ? eg_ps_batch_new(&s->prog[STAGE_PS], &s->env[1], s->input_gprs) : NULL;
 }
 
+/* Lanes in[0 .. n-1] through the wave in groups of `group`: 0 and
+ * out[0 .. n-1], or 1 when the interpreter must run them (eg_wave_run). */
+static int wave_run(struct shade *s, const struct vc_prim_inputs *prim, const struct vc_pixel_in *in, unsigned n,
+                    unsigned group, uint64_t helpers, struct vc_pixel_out *out)
+{
+    struct eg_ps_param param[VC_RENDER_MAX_PARAMS];
+    for (unsigned i = 0; i < prim->num_inputs; i++)
+        eg_ps_param_from_vertices(&param[i], prim->attr[i][0], prim->attr[i][1], prim->attr[i][2]);
+    struct eg_ps_input pin[EG_WAVE_MAX];
+    for (unsigned l = 0; l < n; l++) {
+        union eg_vec4 *gpr = &s->wave_gpr[(size_t)l * PS_MAX_GPRS];
+        spi_load_gprs(s, prim, &in[l], gpr);
+        pin[l] = (struct eg_ps_input){gpr, s->input_gprs, param, prim->num_inputs};
+    }
+    struct eg_ps_output o[EG_WAVE_MAX];
+    if (eg_wave_run(s->wave, pin, n, group, helpers, o))
+        return 1;
+    for (unsigned l = 0; l < n; l++) {
+        memset(&out[l], 0, sizeof out[l]);
+        ps_output(&o[l], &out[l]);
+    }
+    return 0;
+}
+
+int render_shade_quads_run(struct vc_render *r, const struct vc_prim_inputs *prim, const struct vc_pixel_in *in,
+                           const uint32_t *helpers, unsigned nq, struct vc_pixel_out *out, unsigned *done,
+                           struct vc_draw_err *err)
+{
+    struct shade *s = r->shade;
+    *done = 0;
+    uint64_t h = 0;
+    for (unsigned q = 0; q < nq; q++)
+        h |= (uint64_t)(helpers[q] & 0xFu) << (4 * q);
+    if (s->wave && 4 * nq <= EG_WAVE_MAX && wave_run(s, prim, in, 4 * nq, 4, h, out) == 0) {
+        *done = nq;
+        return 0;
+    }
+    /* one quad at a time: the interpreter says what went wrong */
+    for (unsigned q = 0; q < nq; q++) {
+        memset(&out[4 * q], 0, 4 * sizeof *out);
+        if (render_shade_quad(r, prim, &in[4 * q], helpers[q], &out[4 * q], err))
+            return -1;
+        *done = q + 1;
+    }
+    return 0;
+}
+
 int render_shade_pixels(struct vc_render *r, struct eg_ps_batch *b, const struct vc_regs *regs,
                         const struct vc_mem *mem, const struct vc_prim_inputs *prim,
                         const struct vc_pixel_in *in, unsigned n, struct vc_pixel_out *out, unsigned *done,
@@ -524,6 +575,20 @@ int render_shade_pixels(struct vc_render *r, struct eg_ps_batch *b, const struct
     *done = 0;
     if (n > EG_PS_BATCH_MAX)
         n = EG_PS_BATCH_MAX;
+    if (!b) {
+        /* no batch: the wave, else pixel by pixel */
+        if (s->wave && n <= EG_WAVE_MAX && wave_run(s, prim, in, n, 1, 0, out) == 0) {
+            *done = n;
+            return 0;
+        }
+        for (unsigned l = 0; l < n; l++) {
+            memset(&out[l], 0, sizeof out[l]);
+            if (pixel(s, regs, mem, prim, &in[l], &out[l], err))
+                return -1;
+            *done = l + 1;
+        }
+        return 0;
+    }
     eg_ps_batch_begin(b, n);
     uint32_t *lanes[PS_MAX_GPRS][4];
     unsigned ng = s->input_gprs < PS_MAX_GPRS ? s->input_gprs : PS_MAX_GPRS;
@@ -584,6 +649,7 @@ int render_default_shaders(struct vc_render *r, struct vc_shader_ops *ops)
             return -1;
         }
         s->tiling = &r->tiling;
+        s->wave_gpr = calloc((size_t)EG_WAVE_MAX * PS_MAX_GPRS, sizeof *s->wave_gpr); /* NULL: no waves */
         r->shade = s;
     }
     memset(ops, 0, sizeof *ops);
@@ -597,8 +663,11 @@ int render_default_shaders(struct vc_render *r, struct vc_shader_ops *ops)
 void render_shade_free(struct vc_render *r)
 {
     if (r->shade) {
-        eg_ps_batch_free(((struct shade *)r->shade)->batch);
-        tex_unit_free(((struct shade *)r->shade)->tex);
+        struct shade *s = r->shade;
+        eg_ps_batch_free(s->batch);
+        eg_wave_free(s->wave);
+        free(s->wave_gpr);
+        tex_unit_free(s->tex);
     }
     free(r->shade);
     r->shade = NULL;

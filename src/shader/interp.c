@@ -8,21 +8,10 @@
  * then holds the vector slots' results and PS the trans slot's, whether or not
  * they were written to a GPR.
  *
- * Control flow (Evergreen ISA, "Flow control"): the lanes run in lockstep
- * under an active mask.  A lane is active, or inactive for one of three
- * reasons: a branch not taken, a LOOP_BREAK or a LOOP_CONTINUE.
- * PUSH / ALU_PUSH_BEFORE save the active mask on the branch stack,
- * POP restores it; ELSE inverts the active lanes against the saved mask;
- * JUMP / ELSE jump (popping POP_COUNT entries) only when no lane is left
- * active, LOOP_BREAK / LOOP_CONTINUE only when no lane of the loop is left
- * for the iteration; a loop keeps its own frame: the lanes
- * that entered, those that broke (inactive until the loop ends) and those
- * that continued (inactive until LOOP_END, which starts the next iteration
- * with every lane that entered and did not break).  A mask restored by POP or ELSE
- * inside a loop keeps broken and continued lanes inactive.
- * PRED_SET* with UPDATE_EXEC_MASK deactivates the lanes whose condition
- * fails, with UPDATE_PRED sets the lane's predicate that PRED_SEL tests;
- * a KILL marks the lane's pixel discarded (the renderer drops it);
+ * Control flow: cf.c, for the lanes' active mask; here what the lanes do
+ * under it.  PRED_SET* with UPDATE_EXEC_MASK deactivates the lanes whose
+ * condition fails, with UPDATE_PRED sets the lane's predicate that PRED_SEL
+ * tests; a KILL marks the lane's pixel discarded (the renderer drops it);
  * MOVA_INT loads the lane's address register AR, which relative GPR and
  * constant operands (INDEX_MODE AR_X) add to their index.
  * Anything not modelled stops the run with "shader NAME PC n: unsupported ...".
@@ -33,15 +22,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cf.h"
 #include "eg_regs.h"
 #include "interp.h"
 #include "isa.h"
 
 #define NGPR 128
-#define MAX_STACK 32
-#define MAX_LOOPS 8
-#define MAX_CALLS 8
-#define MAX_STEPS 100000    /* CF instructions per run: stops runaway jumps */
 #define MAX_LANES 4         /* a quad */
 
 struct lane {
@@ -53,40 +39,18 @@ struct lane {
     union eg_vec4 grad[2];  /* SET_GRADIENTS_H / _V, for SAMPLE_G* */
 };
 
-struct loop_frame {
-    uint32_t saved;         /* lanes active before LOOP_START (active again after the loop) */
-    uint32_t entered;       /* lanes that entered the loop */
-    uint32_t brk, cont;     /* lanes inactive by LOOP_BREAK / LOOP_CONTINUE */
-    unsigned sp;            /* branch stack depth at LOOP_START */
-    bool counted;           /* LOOP_START / _NO_AL: SQ_LOOP_CONST iterations */
-    uint32_t left;          /* counted: iterations left */
-    int32_t index, inc;     /* aL and its step */
-};
-
 struct machine {
-    const struct eg_program *main, *fs, *prog;   /* prog: the one running */
+    const struct eg_program *main, *fs;
     const struct eg_shader_env *env;
     struct eg_shader_err *err;
-    size_t pc;
+    struct eg_cf cf;        /* the flow control: the running program, PC, masks */
     long at;                /* 64-bit address of the clause instruction running, -1 none */
     unsigned nl;            /* lanes */
     struct lane *ln;
     unsigned cl;            /* the lane an ALU group, fetch or export is running for */
-    uint32_t active;        /* lanes executing */
-    uint32_t all;           /* every lane */
-    uint32_t valid;         /* lanes that are pixels, not helpers */
-    uint32_t stack[MAX_STACK];
-    unsigned sp;
-    struct loop_frame loops[MAX_LOOPS];
-    unsigned nloops;
-    struct { const struct eg_program *prog; size_t pc; } calls[MAX_CALLS];
-    unsigned ncalls;
     unsigned res_base, sampler_base;    /* of the main program's stage */
     bool is_ps;
-    /* kcache sets of the running ALU clause */
-    struct { unsigned bank, addr, mode; } kc[4];
-    uint32_t ext_w0, ext_w1;
-    bool have_ext;
+    struct eg_kc kc[4];     /* kcache sets of the running ALU clause */
     /* pixel shader */
     const struct eg_ps_input *ps_in;    /* per lane */
     struct eg_ps_output *ps_out;        /* per lane */
@@ -101,20 +65,20 @@ static int fault(struct machine *m, const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(what, sizeof what, fmt, ap);
     va_end(ap);
-    const char *name = m->prog && m->prog->name ? m->prog->name : "?";
+    const char *name = m->cf.prog && m->cf.prog->name ? m->cf.prog->name : "?";
     int len;    /* a truncated message is still a message */
     if (m->at >= 0)
         len = snprintf(m->err->msg, sizeof m->err->msg, "shader %s PC %zu (clause instruction at %ld): %s", name,
-                       m->pc, m->at, what);
+                       m->cf.pc, m->at, what);
     else
-        len = snprintf(m->err->msg, sizeof m->err->msg, "shader %s PC %zu: %s", name, m->pc, what);
+        len = snprintf(m->err->msg, sizeof m->err->msg, "shader %s PC %zu: %s", name, m->cf.pc, what);
     (void)len;
     return -1;
 }
 
 static unsigned cur_res_base(const struct machine *m)
 {
-    return m->prog == m->fs && m->fs != m->main ? V_SQ_FETCH_RESOURCE_BASE__FS : m->res_base;
+    return m->cf.prog == m->fs && m->fs != m->main ? V_SQ_FETCH_RESOURCE_BASE__FS : m->res_base;
 }
 
 /* The index a relative operand adds (ALU_WORD0 INDEX_MODE). */
@@ -125,9 +89,8 @@ static int rel_index(struct machine *m, const struct lane *L, unsigned mode, int
         *out = L->ar;
         return 0;
     case V_SQ_ALU_INDEX_MODE__LOOP:
-        if (!m->nloops)
+        if (!eg_cf_loop_index(&m->cf, out))
             return fault(m, "relative addressing by the loop index outside a loop");
-        *out = m->loops[m->nloops - 1].index;
         return 0;
     default:
         return fault(m, "unsupported index mode %u", mode);
@@ -419,7 +382,7 @@ static int exec_group(struct machine *m, struct slot *s, const uint32_t *lit, un
             if (G_SQ_ALU_WORD1_OP2__UPDATE_PRED(w1))
                 L->pred = s[k].fx.cond;
             if (G_SQ_ALU_WORD1_OP2__UPDATE_EXECUTE_MASK(w1) && !s[k].fx.cond)
-                m->active &= ~(1u << m->cl);
+                m->cf.active &= ~(1ull << m->cl);
         }
     }
     return 0;
@@ -427,55 +390,33 @@ static int exec_group(struct machine *m, struct slot *s, const uint32_t *lit, un
 
 static int run_alu_clause(struct machine *m, size_t addr, unsigned nslots)
 {
-    const uint32_t *dw = m->prog->dw;
+    const uint32_t *dw = m->cf.prog->dw;
     size_t start = 2 * addr, end = start + 2 * (size_t)nslots;
-    if (end > m->prog->ndw)
+    if (end > m->cf.prog->ndw)
         return fault(m, "ALU clause @%zu of %u slots runs past the end of the shader", addr, nslots);
     size_t i = start;
     while (i < end) {
+        struct eg_alu_group g;
+        size_t at = (size_t)m->at;
+        char why[120];
+        int rc = eg_alu_group_read(dw, &i, end, &g, &at, why, sizeof why);
+        m->at = (long)at;
+        if (rc)
+            return fault(m, "%s", why);
         struct slot s[EG_NSLOTS];
         memset(s, 0, sizeof s);
-        unsigned nlit = 0;
-        bool last = false;
-        while (!last) {
-            if (i >= end)
-                return fault(m, "ALU group without LAST at the end of its clause");
-            m->at = (long)(i / 2);
-            uint32_t w0 = dw[i], w1 = dw[i + 1];
-            i += 2;
-            last = G_SQ_ALU_WORD0__LAST(w0);
-            bool op3 = eg_alu_is_op3(w1);
-            unsigned op = eg_alu_opcode(w1);
-            const struct eg_alu_op_info *info = eg_alu_op_info(op3, op);
-            if (!info)
-                return fault(m, "unsupported ALU %s opcode 0x%02x (unknown)", op3 ? "OP3" : "OP2", op);
-            /* the slot: the destination channel's, else t (see disasm.c) */
-            unsigned chan = G_SQ_ALU_WORD1_OP2__DST_CHAN(w1);
-            int k;
-            if (!(info->slots & EG_SLOT_VEC) || s[chan].used)
-                k = EG_SLOT_T;
-            else
-                k = (int)chan;
-            if (s[k].used || (k == EG_SLOT_T && !(info->slots & EG_SLOT_TRANS)))
-                return fault(m, "ALU group has no free slot for %s", eg_alu_op_name(op3, op));
-            s[k] = (struct slot){ .used = true, .op3 = op3, .op = op, .w0 = w0, .w1 = w1 };
-            unsigned used = eg_alu_literals_read(w0, w1, info->nsrc);
-            if (used > nlit)
-                nlit = used;
-        }
-        unsigned nlit_dw = (nlit + 1) & ~1u;
-        if (i + nlit_dw > end)
-            return fault(m, "ALU literals run past the end of their clause");
-        const uint32_t *lit = dw + i;
-        i += nlit_dw;
+        for (int k = 0; k < EG_NSLOTS; k++)
+            if (g.s[k].used)
+                s[k] = (struct slot){ .used = true, .op3 = g.s[k].op3, .op = g.s[k].op, .w0 = g.s[k].w0,
+                                      .w1 = g.s[k].w1 };
         /* each active lane through the group (a lane a KILL or an
          * UPDATE_EXEC_MASK deactivates skips the rest of the clause) */
         for (m->cl = 0; m->cl < m->nl; m->cl++) {
-            if (!(m->active >> m->cl & 1u))
+            if (!(m->cf.active >> m->cl & 1u))
                 continue;
             struct slot ls[EG_NSLOTS];
             memcpy(ls, s, sizeof ls);
-            if (exec_group(m, ls, lit, nlit))
+            if (exec_group(m, ls, g.lit, g.nlit))
                 return -1;
         }
     }
@@ -535,7 +476,7 @@ static int run_fetch_clause(struct machine *m, bool tex, size_t addr, unsigned c
     size_t start = 2 * addr, end = start + 4 * (size_t)count;
     if (addr & 1)
         return fault(m, "fetch clause @%zu is not 128-bit aligned", addr);
-    if (end > m->prog->ndw)
+    if (end > m->cf.prog->ndw)
         return fault(m, "%s clause @%zu of %u instructions runs past the end of the shader", tex ? "TEX" : "VTX",
                      addr, count);
     for (size_t at = start; at < end; at += 4) {
@@ -545,14 +486,14 @@ static int run_fetch_clause(struct machine *m, bool tex, size_t addr, unsigned c
         union eg_vec4 src[MAX_LANES];
         if (tex)
             for (unsigned l = 0; l < m->nl; l++)
-                src[l] = m->ln[l].gpr[G_SQ_TEX_WORD0__SRC_GPR(m->prog->dw[at])];
+                src[l] = m->ln[l].gpr[G_SQ_TEX_WORD0__SRC_GPR(m->cf.prog->dw[at])];
         for (unsigned l = 0; l < m->nl; l++) {
-            if (!(m->active >> l & 1u))
+            if (!(m->cf.active >> l & 1u))
                 continue;
             char msg[160] = "";
             union eg_vec4 *gpr = m->ln[l].gpr;
             struct eg_tex_quad q = { src, m->nl, l, m->ln[l].grad };
-            const uint32_t *w = m->prog->dw + at;
+            const uint32_t *w = m->cf.prog->dw + at;
             int r;
             if (tex) {
                 r = eg_exec_tex(m->env, gpr, cur_res_base(m), m->sampler_base, w, &q, msg, sizeof msg);
@@ -574,404 +515,115 @@ static int run_fetch_clause(struct machine *m, bool tex, size_t addr, unsigned c
 
 /* ---------------------------------------------------------------- exports */
 
-static int do_export(struct machine *m, uint32_t w0, uint32_t w1)
+int eg_export_lane(bool is_ps, uint32_t w0, uint32_t w1, unsigned b, const union eg_vec4 *src,
+                   struct eg_ps_output *po, struct eg_vs_output *vo, char *why, size_t whylen)
 {
     unsigned type = G_SQ_CF_ALLOC_EXPORT_WORD0__TYPE(w0);
-    unsigned base = G_SQ_CF_ALLOC_EXPORT_WORD0__ARRAY_BASE(w0);
-    unsigned gpr = G_SQ_CF_ALLOC_EXPORT_WORD0__RW_GPR(w0);
-    unsigned burst = G_SQ_CF_ALLOC_EXPORT_WORD1_SWIZ__BURST_COUNT(w1);
-    if (G_SQ_CF_ALLOC_EXPORT_WORD0__RW_REL(w0))
-        return fault(m, "unsupported relative export");
+    unsigned a = G_SQ_CF_ALLOC_EXPORT_WORD0__ARRAY_BASE(w0) + b;
     const unsigned sel[4] = { G_SQ_CF_ALLOC_EXPORT_WORD1_SWIZ__SEL_X(w1), G_SQ_CF_ALLOC_EXPORT_WORD1_SWIZ__SEL_Y(w1),
                               G_SQ_CF_ALLOC_EXPORT_WORD1_SWIZ__SEL_Z(w1), G_SQ_CF_ALLOC_EXPORT_WORD1_SWIZ__SEL_W(w1) };
-    for (unsigned b = 0; b <= burst; b++) {
+    union eg_vec4 *dst;
+    if (type == V_SQ_EXPORT_TYPE__POS && !is_ps && a >= V_SQ_EXPORT_ARRAY_BASE__POS0 &&
+        a < V_SQ_EXPORT_ARRAY_BASE__POS0 + 4) {
+        dst = &vo->pos[a - V_SQ_EXPORT_ARRAY_BASE__POS0];
+        vo->pos_mask |= (uint8_t)(1u << (a - V_SQ_EXPORT_ARRAY_BASE__POS0));
+    } else if (type == V_SQ_EXPORT_TYPE__PARAM && !is_ps && a < V_SQ_EXPORT_ARRAY_BASE__PARAM_COUNT) {
+        dst = &vo->param[a];
+        vo->param_mask |= 1u << a;
+    } else if (type == V_SQ_EXPORT_TYPE__PIXEL && is_ps && a < V_SQ_EXPORT_ARRAY_BASE__PIXEL_MRT_COUNT) {
+        dst = &po->color[a];
+        po->color_mask |= (uint8_t)(1u << a);
+    } else if (type == V_SQ_EXPORT_TYPE__PIXEL && is_ps && a == V_SQ_EXPORT_ARRAY_BASE__PIXEL_Z) {
+        /* x the depth, y the stencil reference (Mesa r600_shader.c
+         * exports gl_FragStencilRefARB's integer as .y of ARRAY_BASE 61,
+         * the depth as .x, each in its own export, the rest masked) */
+        if (sel[0] <= V_SQ_INST_SEL__W) {
+            po->depth = src->f[sel[0]];
+            po->depth_written = true;
+        }
+        if (sel[1] <= V_SQ_INST_SEL__W) {
+            po->stencil = src->u[sel[1]];
+            po->stencil_written = true;
+        }
+        return 0;
+    } else {
+        snprintf(why, whylen, "unsupported export: type %u array base %u in a %s", type, a,
+                 is_ps ? "pixel shader" : "vertex shader");
+        return -1;
+    }
+    for (int c = 0; c < 4; c++) {
+        switch (sel[c]) {
+        case V_SQ_INST_SEL__X: case V_SQ_INST_SEL__Y: case V_SQ_INST_SEL__Z: case V_SQ_INST_SEL__W:
+            dst->u[c] = src->u[sel[c]];
+            break;
+        case V_SQ_INST_SEL__ZERO: dst->f[c] = 0.0f; break;
+        case V_SQ_INST_SEL__ONE: dst->f[c] = 1.0f; break;
+        default: break;     /* MASK: not written */
+        }
+    }
+    return 0;
+}
+
+static int do_export(struct machine *m, uint32_t w0, uint32_t w1)
+{
+    unsigned gpr = G_SQ_CF_ALLOC_EXPORT_WORD0__RW_GPR(w0);
+    if (G_SQ_CF_ALLOC_EXPORT_WORD0__RW_REL(w0))
+        return fault(m, "unsupported relative export");
+    for (unsigned b = 0; b <= G_SQ_CF_ALLOC_EXPORT_WORD1_SWIZ__BURST_COUNT(w1); b++) {
         if (gpr + b >= NGPR)
             return fault(m, "export of R%u", gpr + b);
-        const union eg_vec4 *src = &m->ln[m->cl].gpr[gpr + b];
-        union eg_vec4 *dst;
-        unsigned a = base + b;
-        if (type == V_SQ_EXPORT_TYPE__POS && !m->is_ps && a >= V_SQ_EXPORT_ARRAY_BASE__POS0 &&
-            a < V_SQ_EXPORT_ARRAY_BASE__POS0 + 4) {
-            dst = &m->vs_out->pos[a - V_SQ_EXPORT_ARRAY_BASE__POS0];
-            m->vs_out->pos_mask |= (uint8_t)(1u << (a - V_SQ_EXPORT_ARRAY_BASE__POS0));
-        } else if (type == V_SQ_EXPORT_TYPE__PARAM && !m->is_ps && a < V_SQ_EXPORT_ARRAY_BASE__PARAM_COUNT) {
-            dst = &m->vs_out->param[a];
-            m->vs_out->param_mask |= 1u << a;
-        } else if (type == V_SQ_EXPORT_TYPE__PIXEL && m->is_ps && a < V_SQ_EXPORT_ARRAY_BASE__PIXEL_MRT_COUNT) {
-            dst = &m->ps_out[m->cl].color[a];
-            m->ps_out[m->cl].color_mask |= (uint8_t)(1u << a);
-        } else if (type == V_SQ_EXPORT_TYPE__PIXEL && m->is_ps && a == V_SQ_EXPORT_ARRAY_BASE__PIXEL_Z) {
-            /* x the depth, y the stencil reference (Mesa r600_shader.c
-             * exports gl_FragStencilRefARB's integer as .y of ARRAY_BASE 61,
-             * the depth as .x, each in its own export, the rest masked) */
-            struct eg_ps_output *po = &m->ps_out[m->cl];
-            if (sel[0] <= V_SQ_INST_SEL__W) {
-                union eg_vec4 z = *src;
-                po->depth = z.f[sel[0]];
-                po->depth_written = true;
-            }
-            if (sel[1] <= V_SQ_INST_SEL__W) {
-                po->stencil = src->u[sel[1]];
-                po->stencil_written = true;
-            }
-            continue;
-        } else {
-            return fault(m, "unsupported export: type %u array base %u in a %s", type, a,
-                         m->is_ps ? "pixel shader" : "vertex shader");
-        }
-        for (int c = 0; c < 4; c++) {
-            switch (sel[c]) {
-            case V_SQ_INST_SEL__X: case V_SQ_INST_SEL__Y: case V_SQ_INST_SEL__Z: case V_SQ_INST_SEL__W:
-                dst->u[c] = src->u[sel[c]];
-                break;
-            case V_SQ_INST_SEL__ZERO: dst->f[c] = 0.0f; break;
-            case V_SQ_INST_SEL__ONE: dst->f[c] = 1.0f; break;
-            default: break;     /* MASK: not written */
-            }
-        }
+        char why[120];
+        if (eg_export_lane(m->is_ps, w0, w1, b, &m->ln[m->cl].gpr[gpr + b], m->is_ps ? &m->ps_out[m->cl] : NULL,
+                           m->vs_out, why, sizeof why))
+            return fault(m, "%s", why);
     }
     return 0;
 }
 
-/* ---------------------------------------------------------------- CF */
+/* ---------------------------------------------------------------- the flow control's callbacks */
 
-/* A mask restored from the stack, less the lanes a LOOP_BREAK or a
- * LOOP_CONTINUE of the innermost loop has taken out since it was saved. */
-static uint32_t restored(const struct machine *m, uint32_t mask)
+static int cf_alu(void *ctx, struct eg_cf *c, const struct eg_kc kc[4], size_t addr, unsigned nslots)
 {
-    mask &= m->all;
-    if (m->nloops) {
-        const struct loop_frame *f = &m->loops[m->nloops - 1];
-        mask &= ~(f->brk | f->cont);
-    }
-    return mask;
+    struct machine *m = ctx;
+    (void)c;
+    memcpy(m->kc, kc, sizeof m->kc);
+    return run_alu_clause(m, addr, nslots);
 }
 
-static int pop(struct machine *m, unsigned n)
+static int cf_fetch(void *ctx, struct eg_cf *c, bool tex, size_t addr, unsigned count, uint64_t lanes)
 {
-    for (unsigned i = 0; i < n; i++) {
-        unsigned floor = m->nloops ? m->loops[m->nloops - 1].sp : 0;
-        if (m->sp <= floor)
-            return fault(m, "POP of %u entries from a branch stack holding %u", n, m->sp - floor + i);
-        m->active = restored(m, m->stack[--m->sp]);
-    }
-    return 0;
+    (void)c, (void)lanes;   /* c->active holds them */
+    return run_fetch_clause(ctx, tex, addr, count);
 }
 
-/* A taken jump: pop POP_COUNT entries, go to addr. */
-static int jump(struct machine *m, unsigned pops, size_t addr, size_t *next)
+/* An export (or a scratch write) for each active lane. */
+static int cf_export(void *ctx, struct eg_cf *c, uint32_t w0, uint32_t w1)
 {
-    *next = addr;
-    return pop(m, pops);
-}
-
-static int push(struct machine *m)
-{
-    if (m->sp >= MAX_STACK)
-        return fault(m, "branch stack overflow");
-    m->stack[m->sp++] = m->active;
-    return 0;
-}
-
-/* ELSE: the lanes active at the matching push that are not active now. */
-static void invert(struct machine *m)
-{
-    unsigned floor = m->nloops ? m->loops[m->nloops - 1].sp : 0;
-    uint32_t outer = m->sp > floor ? m->stack[m->sp - 1] : m->nloops ? m->loops[m->nloops - 1].entered : m->all;
-    m->active = restored(m, outer & ~m->active);
-}
-
-/* The lanes for which a CF instruction's condition holds (CF_WORD1 COND;
- * VALID_PIXEL_MODE leaves helper lanes out). */
-static int cf_pass(struct machine *m, uint32_t w1, uint32_t *out)
-{
-    uint32_t pass = m->active;
-    switch (G_SQ_CF_WORD1__COND(w1)) {
-    case V_SQ_CF_COND__ACTIVE:
-        break;
-    case V_SQ_CF_COND__FALSE:
-        pass = 0;
-        break;
-    default:
-        return fault(m, "unsupported CF condition %u (boolean constants)", G_SQ_CF_WORD1__COND(w1));
-    }
-    if (G_SQ_CF_WORD1__VALID_PIXEL_MODE(w1))
-        pass &= m->valid;
-    *out = pass;
-    return 0;
-}
-
-static int loop_start(struct machine *m, unsigned inst, uint32_t w1, size_t addr, size_t *next)
-{
-    uint32_t pass;
-    if (cf_pass(m, w1, &pass))
-        return -1;
-    if (m->nloops >= MAX_LOOPS)
-        return fault(m, "loops nested deeper than %d", MAX_LOOPS);
-    struct loop_frame f = { .saved = m->active, .sp = m->sp };
-    if (inst != V_SQ_CF_INST__LOOP_START_DX10) {
-        /* SQ_LOOP_CONST: COUNT bits 0..11, INIT 12..23, INC 24..31 (signed) */
-        if (!m->env->loop_const)
-            return fault(m, "LOOP_START without loop constants");
-        uint32_t c;
-        char msg[120] = "";
-        if (m->env->loop_const(m->env->ctx, G_SQ_CF_WORD1__CF_CONST(w1), &c, msg, sizeof msg))
-            return fault(m, "loop constant %u: %s", G_SQ_CF_WORD1__CF_CONST(w1), msg);
-        f.counted = true;
-        f.left = c & 0xFFF;
-        int32_t init = (int32_t)(c >> 12 & 0xFFF), inc = (int8_t)(c >> 24);
-        if (inst == V_SQ_CF_INST__LOOP_START) {
-            f.index = init, f.inc = inc;
-        } else if (m->nloops) {     /* NO_AL: aL stays the enclosing loop's */
-            f.index = m->loops[m->nloops - 1].index;
-        }
-        if (f.left == 0)
-            pass = 0;
-    }
-    if (!pass) {
-        *next = addr;   /* the instruction after the matching LOOP_END */
-        return pop(m, G_SQ_CF_WORD1__POP_COUNT(w1));
-    }
-    f.entered = pass;
-    m->loops[m->nloops++] = f;
-    m->active = pass;
-    return 0;
-}
-
-static int loop_end(struct machine *m, uint32_t w1, size_t addr, size_t *next)
-{
-    if (!m->nloops)
-        return fault(m, "LOOP_END outside a loop");
-    struct loop_frame *f = &m->loops[m->nloops - 1];
-    /* the iteration's branch entries are gone: every lane that entered and
-     * did not break runs the next one (continued lanes and those a branch
-     * left inactive alike) */
-    m->sp = f->sp;
-    m->active = f->entered & m->all & ~f->brk;
-    f->cont = 0;
-    bool again = m->active != 0;
-    if (f->counted && --f->left == 0)
-        again = false;
-    uint32_t pass;
-    if (cf_pass(m, w1, &pass))
-        return -1;
-    if (again && pass) {
-        f->index += f->inc;
-        *next = addr;   /* the instruction after LOOP_START */
-        return 0;
-    }
-    m->active = f->saved & m->all;
-    m->nloops--;
-    m->active = restored(m, m->active);
-    return pop(m, G_SQ_CF_WORD1__POP_COUNT(w1));
-}
-
-/* LOOP_BREAK / LOOP_CONTINUE, and the lanes ALU_BREAK / ALU_CONTINUE's
- * clause turned off: out of the loop's iteration. */
-static int loop_leave(struct machine *m, bool brk, uint32_t lanes)
-{
-    if (!m->nloops)
-        return fault(m, "%s outside a loop", brk ? "LOOP_BREAK" : "LOOP_CONTINUE");
-    struct loop_frame *f = &m->loops[m->nloops - 1];
-    if (brk)
-        f->brk |= lanes;
-    else
-        f->cont |= lanes;
-    m->active &= ~lanes;
-    return 0;
-}
-
-static int run_cf_alu(struct machine *m, uint32_t w0, uint32_t w1)
-{
-    unsigned inst = G_SQ_CF_ALU_WORD1__CF_INST(w1);
-    m->kc[0].bank = G_SQ_CF_ALU_WORD0__KCACHE_BANK0(w0);
-    m->kc[0].mode = G_SQ_CF_ALU_WORD0__KCACHE_MODE0(w0);
-    m->kc[0].addr = G_SQ_CF_ALU_WORD1__KCACHE_ADDR0(w1);
-    m->kc[1].bank = G_SQ_CF_ALU_WORD0__KCACHE_BANK1(w0);
-    m->kc[1].mode = G_SQ_CF_ALU_WORD1__KCACHE_MODE1(w1);
-    m->kc[1].addr = G_SQ_CF_ALU_WORD1__KCACHE_ADDR1(w1);
-    m->kc[2].mode = m->kc[3].mode = V_SQ_KCACHE_MODE__NOP;
-    if (m->have_ext) {
-        m->kc[2].bank = G_SQ_CF_ALU_WORD0_EXT__KCACHE_BANK2(m->ext_w0);
-        m->kc[2].mode = G_SQ_CF_ALU_WORD0_EXT__KCACHE_MODE2(m->ext_w0);
-        m->kc[2].addr = G_SQ_CF_ALU_WORD1_EXT__KCACHE_ADDR2(m->ext_w1);
-        m->kc[3].bank = G_SQ_CF_ALU_WORD0_EXT__KCACHE_BANK3(m->ext_w0);
-        m->kc[3].mode = G_SQ_CF_ALU_WORD1_EXT__KCACHE_MODE3(m->ext_w1);
-        m->kc[3].addr = G_SQ_CF_ALU_WORD1_EXT__KCACHE_ADDR3(m->ext_w1);
-        m->have_ext = false;
-    }
-    if (G_SQ_CF_ALU_WORD1__ALT_CONST(w1))
-        return fault(m, "unsupported ALT_CONST");
-    switch (inst) {
-    case V_SQ_CF_ALU_INST__ALU:
-    case V_SQ_CF_ALU_INST__ALU_POP_AFTER:
-    case V_SQ_CF_ALU_INST__ALU_POP2_AFTER:
-    case V_SQ_CF_ALU_INST__ALU_ELSE_AFTER:
-    case V_SQ_CF_ALU_INST__ALU_BREAK:
-    case V_SQ_CF_ALU_INST__ALU_CONTINUE:
-        break;
-    case V_SQ_CF_ALU_INST__ALU_PUSH_BEFORE:
-        if (push(m))
-            return -1;
-        break;
-    default:
-        return fault(m, "unsupported CF_ALU instruction %u (%s)", inst, eg_cf_inst_name(w1));
-    }
-    uint32_t before = m->active;
-    if (m->active && run_alu_clause(m, G_SQ_CF_ALU_WORD0__ADDR(w0), G_SQ_CF_ALU_WORD1__COUNT(w1) + 1))
-        return -1;
-    switch (inst) {
-    case V_SQ_CF_ALU_INST__ALU_POP_AFTER:
-        return pop(m, 1);
-    case V_SQ_CF_ALU_INST__ALU_POP2_AFTER:
-        return pop(m, 2);
-    case V_SQ_CF_ALU_INST__ALU_ELSE_AFTER:
-        invert(m);
-        return 0;
-    case V_SQ_CF_ALU_INST__ALU_BREAK:
-    case V_SQ_CF_ALU_INST__ALU_CONTINUE:
-        /* the lanes the clause's predicate turned off leave the iteration */
-        return loop_leave(m, inst == V_SQ_CF_ALU_INST__ALU_BREAK, before & ~m->active & m->all);
-    default:
-        return 0;
-    }
-}
-
-/* An export for each active lane. */
-static int run_export(struct machine *m, uint32_t w0, uint32_t w1)
-{
+    struct machine *m = ctx;
     unsigned inst = G_SQ_CF_ALLOC_EXPORT_WORD1_SWIZ__CF_INST(w1);
     bool scratch = inst == V_SQ_CF_INST__MEM_SCRATCH;
     if (inst != V_SQ_CF_INST__EXPORT && inst != V_SQ_CF_INST__EXPORT_DONE && !scratch)
         return fault(m, "unsupported CF instruction 0x%02x (%s)", inst,
                      eg_cf_inst_name(w1) ? eg_cf_inst_name(w1) : "unknown");
     for (m->cl = 0; m->cl < m->nl; m->cl++)
-        if ((m->active >> m->cl & 1u) && (scratch ? scratch_write(m, w0, w1) : do_export(m, w0, w1)))
+        if ((c->active >> m->cl & 1u) && (scratch ? scratch_write(m, w0, w1) : do_export(m, w0, w1)))
             return -1;
     return 0;
 }
 
+static int cf_fault(void *ctx, struct eg_cf *c, const char *what)
+{
+    (void)c;
+    return fault(ctx, "%s", what);
+}
+
 static int run(struct machine *m)
 {
-    m->prog = m->main;
-    m->pc = 0;
-    for (unsigned steps = 0;; steps++) {
-        if (steps >= MAX_STEPS)
-            return fault(m, "more than %d CF instructions executed (a loop?)", MAX_STEPS);
-        if (2 * m->pc + 2 > m->prog->ndw)
-            return fault(m, "the CF program runs past the end of the shader (%zu dwords)", m->prog->ndw);
-        uint32_t w0 = m->prog->dw[2 * m->pc], w1 = m->prog->dw[2 * m->pc + 1];
-        enum eg_cf_form form = eg_cf_form_of(w1);
-        bool eop = false;
-        size_t next = m->pc + 1;
-
-        if (form == EG_CF_ALU) {
-            if (G_SQ_CF_ALU_WORD1__CF_INST(w1) == V_SQ_CF_ALU_INST__ALU_EXTENDED) {
-                m->ext_w0 = w0, m->ext_w1 = w1, m->have_ext = true;
-                m->pc = next;
-                continue;
-            }
-            if (run_cf_alu(m, w0, w1))
-                return -1;
-        } else if (form == EG_CF_EXPORT) {
-            if (run_export(m, w0, w1))
-                return -1;
-            eop = G_SQ_CF_ALLOC_EXPORT_WORD1_SWIZ__END_OF_PROGRAM(w1);
-        } else {
-            unsigned inst = G_SQ_CF_WORD1__CF_INST(w1);
-            size_t addr = G_SQ_CF_WORD0__ADDR(w0);
-            unsigned pops = G_SQ_CF_WORD1__POP_COUNT(w1);
-            eop = G_SQ_CF_WORD1__END_OF_PROGRAM(w1);
-            uint32_t pass;
-            if (cf_pass(m, w1, &pass))
-                return -1;
-            switch (inst) {
-            case V_SQ_CF_INST__NOP:
-            case V_SQ_CF_INST__WAIT_ACK:
-                break;
-            case V_SQ_CF_INST__TC:
-            case V_SQ_CF_INST__VC: {
-                uint32_t keep = m->active;
-                m->active = pass;
-                int r = pass ? run_fetch_clause(m, inst == V_SQ_CF_INST__TC, addr, G_SQ_CF_WORD1__COUNT(w1) + 1) : 0;
-                m->active = keep;
-                if (r)
-                    return -1;
-                break;
-            }
-            case V_SQ_CF_INST__CALL_FS:
-                if (!m->fs)
-                    return fault(m, "CALL_FS but no fetch shader");
-                if (m->ncalls >= MAX_CALLS)
-                    return fault(m, "call stack overflow");
-                m->calls[m->ncalls].prog = m->prog;
-                m->calls[m->ncalls++].pc = next;
-                m->prog = m->fs;
-                next = addr;
-                break;
-            case V_SQ_CF_INST__RETURN:
-                if (m->ncalls == 0)
-                    return 0;   /* a top-level RETURN ends the program */
-                m->ncalls--;
-                m->prog = m->calls[m->ncalls].prog;
-                next = m->calls[m->ncalls].pc;
-                break;
-            case V_SQ_CF_INST__PUSH:
-                /* push, then jump (popping) when the condition holds for no lane */
-                if (push(m))
-                    return -1;
-                if (!pass && jump(m, pops, addr, &next))
-                    return -1;
-                break;
-            case V_SQ_CF_INST__POP:
-                if (pop(m, pops))
-                    return -1;
-                break;
-            case V_SQ_CF_INST__JUMP:
-                if (!pass && jump(m, pops, addr, &next))
-                    return -1;
-                break;
-            case V_SQ_CF_INST__ELSE:
-                /* invert against the state at the matching push; like JUMP,
-                 * pop POP_COUNT entries only when jumping (Mesa's ELSE carries
-                 * the pop of an endif merged into ALU_POP_AFTER) */
-                invert(m);
-                if (cf_pass(m, w1, &pass))
-                    return -1;
-                if (!pass && jump(m, pops, addr, &next))
-                    return -1;
-                break;
-            case V_SQ_CF_INST__LOOP_START:
-            case V_SQ_CF_INST__LOOP_START_NO_AL:
-            case V_SQ_CF_INST__LOOP_START_DX10:
-                if (loop_start(m, inst, w1, addr, &next))
-                    return -1;
-                break;
-            case V_SQ_CF_INST__LOOP_END:
-                if (loop_end(m, w1, addr, &next))
-                    return -1;
-                break;
-            case V_SQ_CF_INST__LOOP_BREAK:
-            case V_SQ_CF_INST__LOOP_CONTINUE:
-                /* the lanes passing leave; jump to LOOP_END when no lane of
-                 * the loop is left for this iteration (one a branch made
-                 * inactive still runs the rest of the body after its POP) */
-                if (loop_leave(m, inst == V_SQ_CF_INST__LOOP_BREAK, pass))
-                    return -1;
-                if (!(m->loops[m->nloops - 1].entered & ~m->loops[m->nloops - 1].brk &
-                      ~m->loops[m->nloops - 1].cont & m->all) && jump(m, pops, addr, &next))
-                    return -1;
-                break;
-            default: {
-                const char *n = eg_cf_inst_name(w1);
-                return fault(m, "unsupported CF instruction 0x%02x (%s)", inst, n ? n : "unknown");
-            }
-            }
-        }
-        if (eop)
-            return 0;
-        m->pc = next;
-    }
+    const struct eg_cf_ops ops = { .ctx = m, .fs = m->fs, .env = m->env, .alu = cf_alu, .fetch = cf_fetch,
+                                   .export = cf_export, .fault = cf_fault };
+    m->cf.prog = m->main;
+    m->cf.pc = 0;
+    return eg_cf_run(&ops, &m->cf);
 }
 
 /* ---------------------------------------------------------------- entry points */
@@ -987,7 +639,7 @@ static struct machine *machine_init(struct machine *m, struct lane *ln, unsigned
     m->at = -1;
     m->ln = ln;
     m->nl = nl;
-    m->active = m->all = m->valid = (1u << nl) - 1u;
+    m->cf.active = m->cf.all = m->cf.valid = (1ull << nl) - 1u;
     err->msg[0] = '\0';
     return m;
 }
@@ -1039,7 +691,7 @@ int eg_run_ps_lanes(const struct eg_program *ps, const struct eg_shader_env *env
     m->sampler_base = V_SQ_SAMPLER_BASE__PS;
     m->ps_in = in;
     m->ps_out = out;
-    m->valid &= ~helpers;
+    m->cf.valid &= ~(uint64_t)helpers;
     memset(out, 0, n * sizeof *out);
     for (unsigned l = 0; l < n; l++)
         for (unsigned i = 0; i < in[l].ngpr && i < NGPR; i++)

@@ -43,6 +43,32 @@ int eg_alu_eval_group(const struct eg_alu_group_slot slot[4], uint32_t result[4]
  * and the pixel batch share. */
 uint32_t eg_alu_reduce4(unsigned op, const uint32_t a[4], const uint32_t b[4]);
 
+/* One ALU instruction group as read from a clause (alu_group.c). */
+struct eg_alu_op_info;
+struct eg_alu_group_ins {
+    bool used, op3;
+    unsigned op;
+    uint32_t w0, w1;
+    const struct eg_alu_op_info *info;
+};
+struct eg_alu_group {
+    struct eg_alu_group_ins s[5];   /* by slot: x, y, z, w, t (isa.h EG_SLOT_*) */
+    const uint32_t *lit;            /* the group's literal dwords */
+    unsigned nlit;                  /* literal channels its sources read */
+};
+
+/* The group at dw[*i] of a clause ending before dw[end]: 0 with *i past
+ * its literals, or -1 with the reason in why.  *at: the 64-bit word of the
+ * instruction read last (where a fault is). */
+int eg_alu_group_read(const uint32_t *dw, size_t *i, size_t end, struct eg_alu_group *g, size_t *at, char *why,
+                      size_t whylen);
+
+/* Element b of the burst of export w0 / w1 (a PIXEL export in a pixel
+ * shader, POS / PARAM in a vertex shader) from the lane's register value
+ * src, into its output po or vo.  0, or -1 with the reason in why. */
+int eg_export_lane(bool is_ps, uint32_t w0, uint32_t w1, unsigned b, const union eg_vec4 *src,
+                   struct eg_ps_output *po, struct eg_vs_output *vo, char *why, size_t whylen);
+
 /* The IEEE binary16 number in bits 0..15 of h (the bits above ignored). */
 float eg_half_to_float(uint32_t h);
 

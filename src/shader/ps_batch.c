@@ -19,22 +19,13 @@
 #include "eg_regs.h"
 #include "interp.h"
 #include "isa.h"
+#include "wave.h"
 
 #define NGPR 128
 #define MAX_STEPS 100000
 #define N EG_PS_BATCH_MAX
 
 typedef float v4f __attribute__((vector_size(4 * sizeof(float))));   /* GCC / Clang vector */
-
-enum src_kind { SRC_GPR, SRC_VALUE, SRC_PV, SRC_PS };
-
-struct bsrc {
-    uint8_t kind, chan;
-    uint16_t gpr;
-    bool abs, neg;
-    uint32_t value;         /* SRC_VALUE: after ABS / NEG */
-    unsigned sel;
-};
 
 enum slot_kind { SLOT_EVAL, SLOT_REDUCE, SLOT_INTERP, SLOT_LOAD_P };
 
@@ -43,7 +34,7 @@ struct bslot {
     uint8_t kind;
     unsigned op, nsrc;
     unsigned nread;         /* sources the slot's own computation reads (INTERP: I/J only, LOAD_P: none) */
-    struct bsrc src[3];
+    struct wsrc src[3];
     unsigned param;         /* INTERP / LOAD_P: parameter index */
     unsigned comp;          /* INTERP: component; LOAD_P: channel */
     int odd, even;          /* INTERP: the slots holding I and J */
@@ -118,81 +109,16 @@ static void use_reg(struct eg_ps_batch *b, unsigned gpr)
         b->nregs = gpr + 1;
 }
 
-struct kcache {
-    unsigned bank, addr, mode;
-};
-
-/* A kcache constant as read_kcache reads it; false when that would fault. */
-static bool kcache_value(const struct eg_shader_env *env, const struct kcache *kc, unsigned idx, unsigned chan,
-                         uint32_t *out)
-{
-    unsigned size = kc->mode == V_SQ_KCACHE_MODE__LOCK_1 ? 16 : 32;
-    if (kc->mode == V_SQ_KCACHE_MODE__NOP || kc->mode == V_SQ_KCACHE_MODE__LOCK_LOOP_INDEX || idx >= size ||
-        !env->constant)
-        return false;
-    uint32_t v[4];
-    char msg[120];
-    if (env->constant(env->ctx, kc->bank, kc->addr * 16 + idx, v, msg, sizeof msg))
-        return false;
-    *out = v[chan];
-    return true;
-}
-
-/* One source, as read_src resolves it. */
-static bool decode_src(struct eg_ps_batch *b, const struct eg_shader_env *env, const struct kcache kc[4],
+/* One source, as read_src resolves it; false for a relative one (left to
+ * the interpreter) or one it faults on. */
+static bool decode_src(struct eg_ps_batch *b, const struct eg_shader_env *env, const struct eg_kc kc[4],
                        unsigned sel, unsigned chan, bool rel, bool abs, bool neg, const uint32_t *lit,
-                       unsigned nlit, struct bsrc *out)
+                       unsigned nlit, struct wsrc *out)
 {
-    static const unsigned kbase[4] = {V_SQ_ALU_SRC__KCACHE0_BASE, V_SQ_ALU_SRC__KCACHE1_BASE,
-                                      V_SQ_ALU_SRC__KCACHE2_BASE, V_SQ_ALU_SRC__KCACHE3_BASE};
-    memset(out, 0, sizeof *out);
-    out->sel = sel;
-    out->chan = (uint8_t)chan;
-    out->abs = abs;
-    out->neg = neg;
-    out->kind = SRC_VALUE;
-    if (rel)
+    if (rel || !wave_decode_src(env, kc, sel, chan, false, abs, neg, lit, nlit, out))
         return false;
-    uint32_t v = 0;
-    if (sel < V_SQ_ALU_SRC__GPR_COUNT) {
-        out->kind = SRC_GPR;
-        out->gpr = (uint16_t)sel;
-        use_reg(b, sel);
-        return true;
-    }
-    for (unsigned k = 0; k < 4; k++)
-        if (sel >= kbase[k] && sel < kbase[k] + V_SQ_ALU_SRC__KCACHE_SIZE) {
-            if (!kcache_value(env, &kc[k], sel - kbase[k], chan, &v))
-                return false;
-            goto value;
-        }
-    switch (sel) {
-    case V_SQ_ALU_SRC__ZERO: v = 0; goto value;
-    case V_SQ_ALU_SRC__ONE: v = eg_f2u(1.0f); goto value;
-    case V_SQ_ALU_SRC__HALF: v = eg_f2u(0.5f); goto value;
-    case V_SQ_ALU_SRC__ONE_INT: v = 1; goto value;
-    case V_SQ_ALU_SRC__M_ONE_INT: v = 0xFFFFFFFFu; goto value;
-    case V_SQ_ALU_SRC__PV: out->kind = SRC_PV; return true;
-    case V_SQ_ALU_SRC__PS: out->kind = SRC_PS; return true;
-    case V_SQ_ALU_SRC__LITERAL:
-        if (chan >= nlit)
-            return false;
-        v = lit[chan];
-        goto value;
-    default:
-        break;
-    }
-    if (sel >= V_SQ_ALU_SRC__PARAM_BASE && sel < V_SQ_ALU_SRC__PARAM_BASE + V_SQ_ALU_SRC__PARAM_COUNT) {
-        v = 0;
-        goto value;
-    }
-    return false;
-value:
-    if (abs)
-        v &= 0x7FFFFFFFu;
-    if (neg)
-        v ^= 0x80000000u;
-    out->value = v;
+    if (out->kind == WS_GPR)
+        use_reg(b, out->gpr);
     return true;
 }
 
@@ -274,7 +200,7 @@ static bool finish_group(struct eg_ps_batch *b, struct bgroup *g)
 
 /* An ALU clause, grouped as run_alu_clause groups it. */
 static bool decode_alu_clause(struct eg_ps_batch *b, const struct eg_program *p, const struct eg_shader_env *env,
-                              const struct kcache kc[4], size_t addr, unsigned nslots)
+                              const struct eg_kc kc[4], size_t addr, unsigned nslots)
 {
     const uint32_t *dw = p->dw;
     size_t start = 2 * addr, end = start + 2 * (size_t)nslots;
@@ -282,46 +208,24 @@ static bool decode_alu_clause(struct eg_ps_batch *b, const struct eg_program *p,
         return false;
     size_t i = start;
     while (i < end) {
+        struct eg_alu_group words;
+        size_t at;
+        char why[120];
+        if (eg_alu_group_read(dw, &i, end, &words, &at, why, sizeof why))
+            return false;
         struct bgroup g;
         memset(&g, 0, sizeof g);
-        uint32_t w0s[EG_NSLOTS], w1s[EG_NSLOTS];
-        unsigned nlit = 0;
-        bool last = false;
-        while (!last) {
-            if (i >= end)
-                return false;
-            uint32_t w0 = dw[i], w1 = dw[i + 1];
-            i += 2;
-            last = G_SQ_ALU_WORD0__LAST(w0);
-            bool op3 = eg_alu_is_op3(w1);
-            unsigned op = eg_alu_opcode(w1);
-            const struct eg_alu_op_info *info = eg_alu_op_info(op3, op);
-            if (!info)
-                return false;
-            unsigned chan = G_SQ_ALU_WORD1_OP2__DST_CHAN(w1);
-            int k = (!(info->slots & EG_SLOT_VEC) || g.s[chan].used) ? EG_SLOT_T : (int)chan;
-            if (g.s[k].used || (k == EG_SLOT_T && !(info->slots & EG_SLOT_TRANS)))
-                return false;
-            g.s[k].used = true;
-            g.s[k].op3 = op3;
-            g.s[k].op = op;
-            g.s[k].nsrc = info->nsrc < 3 ? info->nsrc : 3;
-            w0s[k] = w0;
-            w1s[k] = w1;
-            unsigned used = eg_alu_literals_read(w0, w1, info->nsrc);
-            if (used > nlit)
-                nlit = used;
-        }
-        unsigned nlit_dw = (nlit + 1) & ~1u;
-        if (i + nlit_dw > end)
-            return false;
-        const uint32_t *lit = dw + i;
-        i += nlit_dw;
+        for (int k = 0; k < EG_NSLOTS; k++)
+            if (words.s[k].used)
+                g.s[k] = (struct bslot){ .used = true, .op3 = words.s[k].op3, .op = words.s[k].op,
+                                         .nsrc = words.s[k].info->nsrc < 3 ? words.s[k].info->nsrc : 3 };
+        const uint32_t *lit = words.lit;
+        unsigned nlit = words.nlit;
         for (int k = 0; k < EG_NSLOTS; k++) {
             struct bslot *sl = &g.s[k];
             if (!sl->used)
                 continue;
-            uint32_t w0 = w0s[k], w1 = w1s[k];
+            uint32_t w0 = words.s[k].w0, w1 = words.s[k].w1;
             unsigned sel[3] = {G_SQ_ALU_WORD0__SRC0_SEL(w0), G_SQ_ALU_WORD0__SRC1_SEL(w0), G_SQ_ALU_WORD1_OP3__SRC2_SEL(w1)};
             unsigned chan[3] = {G_SQ_ALU_WORD0__SRC0_CHAN(w0), G_SQ_ALU_WORD0__SRC1_CHAN(w0), G_SQ_ALU_WORD1_OP3__SRC2_CHAN(w1)};
             bool rel[3] = {G_SQ_ALU_WORD0__SRC0_REL(w0), G_SQ_ALU_WORD0__SRC1_REL(w0), G_SQ_ALU_WORD1_OP3__SRC2_REL(w1)};
@@ -391,7 +295,7 @@ struct eg_ps_batch *eg_ps_batch_new(const struct eg_program *ps, const struct eg
         return NULL;
     if (input_gprs)
         use_reg(b, input_gprs - 1);
-    struct kcache kc[4];
+    struct eg_kc kc[4];
     uint32_t ext_w0 = 0, ext_w1 = 0;
     bool have_ext = false;
     size_t pc = 0;
@@ -410,16 +314,16 @@ struct eg_ps_batch *eg_ps_batch_new(const struct eg_program *ps, const struct eg
             }
             if (inst != V_SQ_CF_ALU_INST__ALU || G_SQ_CF_ALU_WORD1__ALT_CONST(w1))
                 goto refuse;
-            kc[0] = (struct kcache){G_SQ_CF_ALU_WORD0__KCACHE_BANK0(w0), G_SQ_CF_ALU_WORD1__KCACHE_ADDR0(w1),
+            kc[0] = (struct eg_kc){G_SQ_CF_ALU_WORD0__KCACHE_BANK0(w0), G_SQ_CF_ALU_WORD1__KCACHE_ADDR0(w1),
                                     G_SQ_CF_ALU_WORD0__KCACHE_MODE0(w0)};
-            kc[1] = (struct kcache){G_SQ_CF_ALU_WORD0__KCACHE_BANK1(w0), G_SQ_CF_ALU_WORD1__KCACHE_ADDR1(w1),
+            kc[1] = (struct eg_kc){G_SQ_CF_ALU_WORD0__KCACHE_BANK1(w0), G_SQ_CF_ALU_WORD1__KCACHE_ADDR1(w1),
                                     G_SQ_CF_ALU_WORD1__KCACHE_MODE1(w1)};
             kc[2].mode = kc[3].mode = V_SQ_KCACHE_MODE__NOP;
             if (have_ext) {
-                kc[2] = (struct kcache){G_SQ_CF_ALU_WORD0_EXT__KCACHE_BANK2(ext_w0),
+                kc[2] = (struct eg_kc){G_SQ_CF_ALU_WORD0_EXT__KCACHE_BANK2(ext_w0),
                                         G_SQ_CF_ALU_WORD1_EXT__KCACHE_ADDR2(ext_w1),
                                         G_SQ_CF_ALU_WORD0_EXT__KCACHE_MODE2(ext_w0)};
-                kc[3] = (struct kcache){G_SQ_CF_ALU_WORD0_EXT__KCACHE_BANK3(ext_w0),
+                kc[3] = (struct eg_kc){G_SQ_CF_ALU_WORD0_EXT__KCACHE_BANK3(ext_w0),
                                         G_SQ_CF_ALU_WORD1_EXT__KCACHE_ADDR3(ext_w1),
                                         G_SQ_CF_ALU_WORD1_EXT__KCACHE_MODE3(ext_w1)};
                 have_ext = false;
@@ -479,19 +383,19 @@ uint32_t *eg_ps_batch_gpr(struct eg_ps_batch *b, unsigned gpr, unsigned chan)
 /* A source's lanes: the GPR / PV / PS lanes themselves when read as they
  * are (a group writes those only after all its slots ran, so they hold
  * still meanwhile), else copied into out with the constant or abs / neg. */
-static inline const uint32_t *read_lanes(const struct eg_ps_batch *b, const struct bsrc *s, uint32_t *out,
+static inline const uint32_t *read_lanes(const struct eg_ps_batch *b, const struct wsrc *s, uint32_t *out,
                                          const uint32_t (*pv)[N], const uint32_t *ps)
 {
     unsigned n = b->n;
     const uint32_t *from;
     switch (s->kind) {
-    case SRC_VALUE:
+    case WS_VALUE:
         for (unsigned l = 0; l < n; l++)
             out[l] = s->value;
         return out;
-    case SRC_GPR: from = b->gpr[s->gpr][s->chan]; break;
-    case SRC_PV: from = pv[s->chan]; break;
-    default: from = ps; break;
+    case WS_GPR: from = b->gpr[s->gpr][s->chan]; break;
+    case WS_PV: from = pv[s->chan]; break;
+    default: from = ps; break; /* WS_PS */
     }
     if (!s->abs && !s->neg)
         return from;
