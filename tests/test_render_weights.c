@@ -1,5 +1,5 @@
-/* The batched pixel path's centre weights (interp.c
- * spi_centre_weights_batch, which draw.c's batches use: the perspective and
+/* The batched pixel path's weights (interp.c spi_weights_batch, which
+ * draw.c's batches use: the perspective and
  * linear (i, j) of a whole batch in loops, its two divisions per pixel as
  * one two-lane division) against the per-pixel computation it stands for
  * (spi_weights, which draw.c weights_at calls on an unclipped primitive),
@@ -14,8 +14,8 @@
  *    both signs, the cancellations of 1 - i - j, a weighted sum of exactly
  *    0 (the linear fallback), and quotients that are exactly half-way
  *    between two floats (where a different rounding of the division shows);
- *  - the cases the batch path must decline (another pair read, perspective
- *    correction off).
+ *  - every set (centre, centroid, sample) the draw asks for, with and
+ *    without perspective correction, and nothing written for the others.
  * Checked by hand when this was written: regrouping the batch path's sum
  * (p0 + (p1 + p2)) or 1 - i - j, or a product by the reciprocal in place
  * of its division, fails test_generated_weights (the reciprocal also
@@ -65,12 +65,11 @@ static void random_inv_w(float inv_w[3])
 
 /* The centre weights of pixels 0 .. n-1 at (i, j) ij[l] as the batch
  * computes them into fast[l] and as spi_weights does into general[l]:
- * {persp i, persp j, linear i, linear j}.  false, fast[] untouched, when
- * the batch does not apply to the draw (spi_centre_batch_applies). */
-static bool centre_weights(const float inv_w[3], const double (*ij)[2], unsigned n, uint32_t baryc_needed,
-                           bool persp_corr_dis, float (*fast)[4], float (*general)[4])
+ * {persp i, persp j, linear i, linear j}. */
+static void centre_weights(const float inv_w[3], const double (*ij)[2], unsigned n, float (*fast)[4],
+                           float (*general)[4])
 {
-    struct spi_link link = {.persp_corr_dis = persp_corr_dis};
+    struct spi_link link = {.persp_corr_dis = false};
     static double ij3[EG_PS_BATCH_MAX][3][2];
     static struct vc_pixel_in out[EG_PS_BATCH_MAX];
     assert_true(n <= EG_PS_BATCH_MAX);
@@ -79,14 +78,11 @@ static bool centre_weights(const float inv_w[3], const double (*ij)[2], unsigned
         spi_weights(&link, lin, inv_w, &general[l][0], &general[l][2]);
         memcpy(ij3[l][0], ij[l], sizeof ij3[l][0]);
     }
-    if (!spi_centre_batch_applies(&link, baryc_needed))
-        return false;
-    spi_centre_weights_batch(inv_w, (const double(*)[3][2])ij3, n, out);
+    spi_weights_batch(&link, inv_w, (const double(*)[3][2])ij3, n, CENTRE, out);
     for (unsigned l = 0; l < n; l++) {
         memcpy(&fast[l][0], out[l].ij[VC_BARYC_PERSP_CENTER], 2 * sizeof(float));
         memcpy(&fast[l][2], out[l].ij[VC_BARYC_LINEAR_CENTER], 2 * sizeof(float));
     }
-    return true;
 }
 
 static void flush(struct checker *c)
@@ -94,8 +90,7 @@ static void flush(struct checker *c)
     float fast[EG_PS_BATCH_MAX][4], general[EG_PS_BATCH_MAX][4];
     if (c->n == 0)
         return;
-    bool taken = centre_weights(c->inv_w, (const double(*)[2])c->ij, c->n, CENTRE, false, fast, general);
-    assert_true(taken);
+    centre_weights(c->inv_w, (const double(*)[2])c->ij, c->n, fast, general);
     for (unsigned l = 0; l < c->n; l++) {
         c->pixels++;
         if (c->ij[l][0] < 0 || c->ij[l][1] < 0 || c->ij[l][0] + c->ij[l][1] > 1)
@@ -291,29 +286,59 @@ static void test_zero_sum(void **state)
     const float inv_w[3] = {1.0f, 0.75f, 0.5f};
     const double ij[4][2] = {{0, 2}, {0, 2 + 0x1p-40}, {0, 0}, {0.5, 0.25}};
     float fast[4][4], general[4][4];
-    assert_true(centre_weights(inv_w, ij, 4, CENTRE, false, fast, general));
+    centre_weights(inv_w, ij, 4, fast, general);
     assert_memory_equal(fast, general, sizeof fast);
     /* (0, 2): p0 = -1, p2 = 1: the linear pair, as spi_weights gives it */
     assert_true(fast[0][0] == 0.0f && fast[0][1] == 2.0f && fast[0][2] == 0.0f && fast[0][3] == 2.0f);
     const float zero_w[3] = {0.0f, 0.0f, 0.0f};
-    assert_true(centre_weights(zero_w, ij, 4, CENTRE, false, fast, general));
+    centre_weights(zero_w, ij, 4, fast, general);
     assert_memory_equal(fast, general, sizeof fast);
 }
 
-/* Where the batch path does not stand for the per-pixel one it declines. */
-static void test_declines(void **state)
+/* The centroid and sample sets and perspective correction off: each pair
+ * the draw asks for, from its own (i, j), as spi_weights gives it; the
+ * pairs it does not ask for are not written. */
+static void test_every_set(void **state)
 {
     (void)state;
-    const float inv_w[3] = {1.0f, 0.5f, 0.25f};
-    const double ij[1][2] = {{0.25, 0.5}};
-    float fast[1][4], general[1][4];
-    assert_false(centre_weights(inv_w, ij, 1, CENTRE | (1u << VC_BARYC_PERSP_CENTROID), false, fast,
-                                            general));
-    assert_false(centre_weights(inv_w, ij, 1, CENTRE | (1u << VC_BARYC_LINEAR_SAMPLE), false, fast,
-                                            general));
-    assert_false(centre_weights(inv_w, ij, 1, CENTRE, true, fast, general));
-    assert_true(centre_weights(inv_w, ij, 1, 1u << VC_BARYC_PERSP_CENTER, false, fast, general));
-    assert_memory_equal(fast, general, sizeof fast);
+    test_rand_seed(0x5e75u);
+    static double ij[EG_PS_BATCH_MAX][3][2];
+    static struct vc_pixel_in out[EG_PS_BATCH_MAX];
+    unsigned checked = 0;
+    for (unsigned round = 0; round < 400; round++) {
+        struct spi_link link = {.persp_corr_dis = round % 4 == 3};
+        float inv_w[3];
+        random_inv_w(inv_w);
+        unsigned n = 1 + test_rand() % EG_PS_BATCH_MAX;
+        uint32_t need = 1u + test_rand() % ((1u << VC_BARYC_COUNT) - 1u);
+        for (unsigned l = 0; l < n; l++)
+            for (unsigned set = 0; set < 3; set++)
+                for (unsigned c = 0; c < 2; c++)
+                    ij[l][set][c] = signed_log_uniform(-30, 3);
+        memset(out, 0xA5, sizeof out);
+        spi_weights_batch(&link, inv_w, (const double(*)[3][2])ij, n, need, out);
+        for (unsigned l = 0; l < n; l++)
+            for (unsigned set = 0; set < 3; set++) {
+                uint32_t bits = (1u << (VC_BARYC_PERSP_CENTER + set)) | (1u << (VC_BARYC_LINEAR_CENTER + set));
+                const float *persp = out[l].ij[VC_BARYC_PERSP_CENTER + set];
+                const float *linear = out[l].ij[VC_BARYC_LINEAR_CENTER + set];
+                if (!(need & bits)) {
+                    uint8_t untouched[2 * sizeof(float)];
+                    memset(untouched, 0xA5, sizeof untouched);
+                    assert_memory_equal(persp, untouched, sizeof untouched);
+                    assert_memory_equal(linear, untouched, sizeof untouched);
+                    continue;
+                }
+                const double lin[3] = {1.0 - ij[l][set][0] - ij[l][set][1], ij[l][set][0], ij[l][set][1]};
+                float want_p[2], want_l[2];
+                spi_weights(&link, lin, inv_w, want_p, want_l);
+                assert_memory_equal(persp, want_p, sizeof want_p);
+                assert_memory_equal(linear, want_l, sizeof want_l);
+                checked++;
+            }
+    }
+    printf("  %u pairs of pixels' sets compared\n", checked);
+    assert_true(checked > 1000);
 }
 
 int main(void)
@@ -323,7 +348,7 @@ int main(void)
         cmocka_unit_test(test_generated_weights),
         cmocka_unit_test(test_exact_ties),
         cmocka_unit_test(test_zero_sum),
-        cmocka_unit_test(test_declines),
+        cmocka_unit_test(test_every_set),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

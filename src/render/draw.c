@@ -289,19 +289,13 @@ static void pixel_weights(const struct draw_ctx *d, struct vc_pixel_in *in, cons
         weights_at(d, ij[2], in->ij[VC_BARYC_PERSP_SAMPLE], in->ij[VC_BARYC_LINEAR_SAMPLE]);
 }
 
-/* pixel_weights for a batch whose pixel stage reads only the centre's
- * weights, on an unclipped primitive (interp.c spi_centre_weights_batch:
- * the same values).  false: not this case. */
-static bool centre_weights_apply(const struct draw_ctx *d)
+/* pixel_weights for a batch, on an unclipped primitive (interp.c
+ * spi_weights_batch: the same values).  false: not this case. */
+static bool batch_weights(struct draw_ctx *d, unsigned n)
 {
-    return d->m_identity && spi_centre_batch_applies(&d->spi, d->baryc_needed);
-}
-
-static bool centre_weights_batch(struct draw_ctx *d, unsigned n)
-{
-    if (!centre_weights_apply(d))
+    if (!d->m_identity)
         return false;
-    spi_centre_weights_batch(d->prim_inv_w, (const double(*)[3][2])d->pending_ij, n, d->pending);
+    spi_weights_batch(&d->spi, d->prim_inv_w, (const double(*)[3][2])d->pending_ij, n, d->baryc_needed, d->pending);
     return true;
 }
 
@@ -328,7 +322,7 @@ static int flush_pending(struct draw_ctx *d)
     d->pending_weighted = false;
     if (n == 0)
         return 0;
-    if (!weighted && !centre_weights_batch(d, n))
+    if (!weighted && !batch_weights(d, n))
         for (unsigned l = 0; l < n; l++)
             pixel_weights(d, &d->pending[l], (const double(*)[2])d->pending_ij[l]);
     int rc = render_shade_pixels(d->r, d->batch, d->regs, d->mem, &d->prim, d->pending, n, d->shaded, &done,
@@ -595,7 +589,7 @@ static int shade_block(struct draw_ctx *d, const struct rs_block *b)
     uint32_t all = (1u << d->rs.samples) - 1u;
     /* the centre's weights only: computed here from the block's edge
      * values, without the per-pixel (i, j) triples the flush would read */
-    bool centre = centre_weights_apply(d);
+    bool centre = d->m_identity && spi_centre_only(&d->spi, d->baryc_needed);
     double lin1[64], lin2[64];
     for (unsigned j = 0; j < 8; j++) {
         int64_t row[2] = {b->e[0] + (int64_t)j * b->step_y[0], b->e[1] + (int64_t)j * b->step_y[1]};
@@ -617,7 +611,7 @@ static int shade_block(struct draw_ctx *d, const struct rs_block *b)
                 memcpy(d->pending_ij[l][k], ij, sizeof ij);
     }
     if (centre)
-        spi_centre_weights_ab(d->prim_inv_w, lin1, lin2, 64, d->pending);
+        spi_pair_weights(d->prim_inv_w, lin1, lin2, 64, 0, d->pending);
     d->npending = 64;
     d->pending_block = true;
     d->pending_weighted = centre;

@@ -73,7 +73,7 @@ static inline double2 select2(int64_t2 mask, double2 t, double2 f)
     return (double2)(((int64_t2)t & mask) | ((int64_t2)f & ~mask));
 }
 
-/* Two pixels' centre weights: double lanes doing spi_weights' operations
+/* Two pixels' weights: double lanes doing spi_weights' operations
  * (each lane rounds as the scalar code does: the same values). */
 static inline void centre_pair(double2 a, double2 b, double2 w0, double2 w1, double2 w2, double2 *persp1,
                                double2 *persp2)
@@ -88,8 +88,8 @@ static inline void centre_pair(double2 a, double2 b, double2 w0, double2 w1, dou
     *persp2 = select2(none, b, p2 / q);
 }
 
-void spi_centre_weights_ab(const float inv_w[3], const double *lin1, const double *lin2, unsigned n,
-                           struct vc_pixel_in *out)
+void spi_pair_weights(const float inv_w[3], const double *lin1, const double *lin2, unsigned n, unsigned set,
+                      struct vc_pixel_in *out)
 {
     const double2 w0 = {inv_w[0], inv_w[0]}, w1 = {inv_w[1], inv_w[1]}, w2 = {inv_w[2], inv_w[2]};
     if (n > EG_PS_BATCH_MAX)
@@ -99,7 +99,8 @@ void spi_centre_weights_ab(const float inv_w[3], const double *lin1, const doubl
         double2 a = {lin1[l], lin1[m]}, b = {lin2[l], lin2[m]}, p1, p2;
         centre_pair(a, b, w0, w1, w2, &p1, &p2);
         for (unsigned k = 0; k < 2 && l + k < n; k++) {
-            float *persp = out[l + k].ij[VC_BARYC_PERSP_CENTER], *linear = out[l + k].ij[VC_BARYC_LINEAR_CENTER];
+            float *persp = out[l + k].ij[VC_BARYC_PERSP_CENTER + set];
+            float *linear = out[l + k].ij[VC_BARYC_LINEAR_CENTER + set];
             linear[0] = (float)a[k];
             linear[1] = (float)b[k];
             persp[0] = (float)p1[k];
@@ -108,14 +109,30 @@ void spi_centre_weights_ab(const float inv_w[3], const double *lin1, const doubl
     }
 }
 
-void spi_centre_weights_batch(const float inv_w[3], const double (*ij)[3][2], unsigned n, struct vc_pixel_in *out)
+void spi_weights_batch(const struct spi_link *link, const float inv_w[3], const double (*ij)[3][2], unsigned n,
+                       uint32_t baryc_needed, struct vc_pixel_in *out)
 {
     double lin1[EG_PS_BATCH_MAX], lin2[EG_PS_BATCH_MAX];
     if (n > EG_PS_BATCH_MAX)
         n = EG_PS_BATCH_MAX;
-    for (unsigned l = 0; l < n; l++) {
-        lin1[l] = ij[l][0][0];
-        lin2[l] = ij[l][0][1];
+    for (unsigned set = 0; set < 3; set++) {
+        uint32_t bits = (1u << (VC_BARYC_PERSP_CENTER + set)) | (1u << (VC_BARYC_LINEAR_CENTER + set));
+        if (!(baryc_needed & bits))
+            continue;
+        if (link->persp_corr_dis) {
+            /* spi_weights: the linear pair for both */
+            for (unsigned l = 0; l < n; l++) {
+                float *persp = out[l].ij[VC_BARYC_PERSP_CENTER + set];
+                float *linear = out[l].ij[VC_BARYC_LINEAR_CENTER + set];
+                linear[0] = persp[0] = (float)ij[l][set][0];
+                linear[1] = persp[1] = (float)ij[l][set][1];
+            }
+            continue;
+        }
+        for (unsigned l = 0; l < n; l++) {
+            lin1[l] = ij[l][set][0];
+            lin2[l] = ij[l][set][1];
+        }
+        spi_pair_weights(inv_w, lin1, lin2, n, set, out);
     }
-    spi_centre_weights_ab(inv_w, lin1, lin2, n, out);
 }

@@ -43,24 +43,27 @@ static inline void spi_weights(const struct spi_link *l, const double lin[3], co
     persp_ij[1] = (float)(p2 / sum);
 }
 
-/* Whether spi_centre_weights_batch stands for spi_weights for a draw whose
- * pixel stage reads the pairs baryc_needed (bit per enum vc_baryc): only the
- * centre's, with perspective correction on. */
-static inline bool spi_centre_batch_applies(const struct spi_link *l, uint32_t baryc_needed)
+/* Whether the pixel stage reads only the centre's weights, with
+ * perspective correction on (draw.c computes those in whole 8x8 blocks). */
+static inline bool spi_centre_only(const struct spi_link *l, uint32_t baryc_needed)
 {
     const uint32_t centre = (1u << VC_BARYC_PERSP_CENTER) | (1u << VC_BARYC_LINEAR_CENTER);
     return !(baryc_needed & ~centre) && !l->persp_corr_dis;
 }
 
-/* spi_weights at the centres of pixels 0 .. n-1 (n <= EG_PS_BATCH_MAX) of a
- * primitive whose vertices have 1/w inv_w: ij[l][0] is pixel l's (i, j)
- * from the rasteriser (lin = {1 - i - j, i, j}); the perspective and
- * linear pairs go to out[l].ij[VC_BARYC_PERSP_CENTER] / [..LINEAR_CENTER].
+/* spi_weights for pixels 0 .. n-1 (n <= EG_PS_BATCH_MAX) of a primitive
+ * whose vertices have 1/w inv_w: ij[l][set] is pixel l's (i, j) from the
+ * rasteriser at the centre (set 0), the centroid (1) and the sample (2)
+ * (lin = {1 - i - j, i, j}); each set whose perspective or linear pair
+ * baryc_needed asks for (bit per enum vc_baryc) goes to
+ * out[l].ij[VC_BARYC_PERSP_CENTER + set] and [VC_BARYC_LINEAR_CENTER + set].
  * The same operations in the same order as spi_weights, lane by lane in
- * loops over the batch, so the same floats (where spi_centre_batch_applies). */
-void spi_centre_weights_batch(const float inv_w[3], const double (*ij)[3][2], unsigned n, struct vc_pixel_in *out);
-/* The same from the (i, j) pairs as two arrays: lin1[l] = i, lin2[l] = j. */
-void spi_centre_weights_ab(const float inv_w[3], const double *lin1, const double *lin2, unsigned n,
-                           struct vc_pixel_in *out);
+ * loops over the batch: the same floats. */
+void spi_weights_batch(const struct spi_link *link, const float inv_w[3], const double (*ij)[3][2], unsigned n,
+                       uint32_t baryc_needed, struct vc_pixel_in *out);
+/* One set's pairs from (i, j) given as two arrays, lin1[l] = i and
+ * lin2[l] = j, perspective correction on. */
+void spi_pair_weights(const float inv_w[3], const double *lin1, const double *lin2, unsigned n, unsigned set,
+                      struct vc_pixel_in *out);
 
 #endif
