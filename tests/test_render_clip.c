@@ -153,16 +153,22 @@ static void window_quad(struct rig *g, unsigned slot, unsigned comp, float other
     g->nverts = 4;
 }
 
-/* Pixels hit, against "x >= x0 and y < y1 only" (the rest: none). */
-static void expect_region(const struct rig *g, int x0, int y1, const char *what)
+/* Pixels hit, against "x0 <= x <= x1 and y0 <= y <= y1 only" (empty: none). */
+static void expect_rect(const struct rig *g, int x0, int x1, int y0, int y1, const char *what)
 {
     unsigned bad = 0;
     for (int y = 0; y < H; y++)
         for (int x = 0; x < W; x++)
-            if (g->hit[y][x] != (x >= x0 && y < y1) && bad++ < 3)
+            if (g->hit[y][x] != (x >= x0 && x <= x1 && y >= y0 && y <= y1) && bad++ < 3)
                 print_error("%s: pixel (%d, %d) %s\n", what, x, y, g->hit[y][x] ? "drawn" : "missing");
     if (bad)
         fail_msg("%s: %u pixels differ", what, bad);
+}
+
+/* Pixels hit, against "x >= x0 and y < y1 only" (the rest: none). */
+static void expect_region(const struct rig *g, int x0, int y1, const char *what)
+{
+    expect_rect(g, x0, W - 1, 0, y1 - 1, what);
 }
 
 static void clip_distances_and_user_planes(void **state)
@@ -231,6 +237,86 @@ static void clip_distances_and_user_planes(void **state)
     g.extra[1][0][0] = -0.5f;
     draw(&g, V_VGT_DI_PRIM_TYPE__DI_PT_LINELIST);
     expect_region(&g, W, 0, "line outside");
+    rig_free(&g);
+}
+
+/* Pixels of row 10 hit, against "x0 <= x <= x1 only" (x0 > x1: none). */
+static void expect_row(const struct rig *g, int x0, int x1, const char *what)
+{
+    expect_rect(g, x0, x1, 10, 10, what);
+}
+
+/* Lines and points against the near and far planes (OpenGL 4.6 13.7: a
+ * line is cut where it leaves -w <= z <= w, a point outside is dropped;
+ * GL_DEPTH_CLAMP turns the z planes off, which Mesa r600 does with
+ * PA_CL_CLIP_CNTL.ZCLIP_NEAR/FAR_DISABLE; with DX_CLIP_SPACE_DEF the near
+ * plane is z >= 0).  A line along row 10 from window x 0 to 64 with
+ * w = 1 and z_ndc going from -1.5 to 1.5: z_ndc = -1 at t = 1/6 and
+ * z_ndc = 1 at t = 5/6, window x 64/6 = 10.67 and 53.33, so the pixel
+ * centres x + 1/2 inside are x = 11..52; with only the near plane, from
+ * 11 to 63; z_ndc = 0 at t = 1/2, x = 32. */
+static void lines_and_points_near_far(void **state)
+{
+    (void)state;
+    struct rig g;
+    rig_init(&g);
+    const float ly = (10.5f - 32.0f) / 32.0f;
+    const float line[2][4] = {{-1.0f, ly, -1.5f, 1}, {1.0f, ly, 1.5f, 1}};
+    memcpy(g.pos[0], line[0], sizeof line[0]);
+    memcpy(g.pos[1], line[1], sizeof line[1]);
+    g.nverts = 2;
+    const unsigned lines = V_VGT_DI_PRIM_TYPE__DI_PT_LINELIST, points = V_VGT_DI_PRIM_TYPE__DI_PT_POINTLIST;
+    const struct {
+        uint32_t cntl;
+        int x0, x1;
+        const char *what;
+    } cases[] = {
+        {0, 11, 52, "line through near and far"},
+        {S_PA_CL_CLIP_CNTL__ZCLIP_NEAR_DISABLE(1) | S_PA_CL_CLIP_CNTL__ZCLIP_FAR_DISABLE(1), 0, 63,
+         "line, z planes disabled (depth clamp)"},
+        {S_PA_CL_CLIP_CNTL__ZCLIP_NEAR_DISABLE(1), 0, 52, "line, near plane disabled"},
+        {S_PA_CL_CLIP_CNTL__ZCLIP_FAR_DISABLE(1), 11, 63, "line, far plane disabled"},
+        {S_PA_CL_CLIP_CNTL__DX_CLIP_SPACE_DEF(1), 32, 52, "line, near plane z = 0"},
+        {S_PA_CL_CLIP_CNTL__CLIP_DISABLE(1), 0, 63, "line, CLIP_DISABLE"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        scene_set_reg(g.regs, REG_PA_CL_CLIP_CNTL, cases[i].cntl);
+        draw(&g, lines);
+        expect_row(&g, cases[i].x0, cases[i].x1, cases[i].what);
+    }
+    /* the same line reversed: the cut does not depend on the direction */
+    scene_set_reg(g.regs, REG_PA_CL_CLIP_CNTL, 0);
+    memcpy(g.pos[0], line[1], sizeof line[1]);
+    memcpy(g.pos[1], line[0], sizeof line[0]);
+    draw(&g, lines);
+    expect_row(&g, 11, 52, "reversed line through near and far");
+    /* wholly behind the near plane: nothing */
+    g.pos[0][2] = g.pos[1][2] = -1.25f;
+    draw(&g, lines);
+    expect_row(&g, 1, 0, "line behind the near plane");
+
+    /* 2x2-pixel points (half size 16/16 pixel) centred on window (20, 11),
+     * pixels 19..20 of rows 10..11, at z_ndc -1.25, 0 and 1.25 */
+    scene_set_reg(g.regs, REG_PA_SU_POINT_SIZE, S_PA_SU_POINT_SIZE__WIDTH(16) | S_PA_SU_POINT_SIZE__HEIGHT(16));
+    const float zs[3] = {-1.25f, 0.0f, 1.25f};
+    const uint32_t cntl[4] = {0, S_PA_CL_CLIP_CNTL__ZCLIP_NEAR_DISABLE(1), S_PA_CL_CLIP_CNTL__ZCLIP_FAR_DISABLE(1),
+                              S_PA_CL_CLIP_CNTL__ZCLIP_NEAR_DISABLE(1) | S_PA_CL_CLIP_CNTL__ZCLIP_FAR_DISABLE(1)};
+    g.nverts = 1;
+    for (int c = 0; c < 4; c++)
+        for (int k = 0; k < 3; k++) {
+            const float p[4] = {20.0f / 32.0f - 1.0f, 11.0f / 32.0f - 1.0f, zs[k], 1.0f};
+            memcpy(g.pos[0], p, sizeof p);
+            scene_set_reg(g.regs, REG_PA_CL_CLIP_CNTL, cntl[c]);
+            draw(&g, points);
+            bool kept = k == 1 || (k == 0 && (c & 1)) || (k == 2 && (c & 2));
+            unsigned n = 0;
+            for (int y = 0; y < H; y++)
+                for (int x = 0; x < W; x++)
+                    n += g.hit[y][x] && y >= 10 && y <= 11 && x >= 19 && x <= 20 ? 1u : g.hit[y][x] ? 100u : 0u;
+            if (n != (kept ? 4u : 0u))
+                fail_msg("point at z_ndc %g, PA_CL_CLIP_CNTL 0x%X: %u (4 if kept, 0 if dropped; 100 a stray pixel)",
+                         (double)zs[k], cntl[c], n);
+        }
     rig_free(&g);
 }
 
@@ -312,6 +398,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(clip_distances_and_user_planes),
         cmocka_unit_test(clipped_triangle_inputs),
+        cmocka_unit_test(lines_and_points_near_far),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1045,6 +1045,90 @@ static size_t tex_ps_full(uint32_t *w, unsigned inst, unsigned m, const uint8_t 
     return n;
 }
 
+/* One SAMPLE from resource 0 / sampler 0 at R0 = (x, y, z, 0). */
+static int sample_xyz(struct unit_env *e, const struct cedar_tiling *t, float x, float y, float z, union eg_vec4 *out,
+                      struct eg_shader_err *err)
+{
+    tex_unit_begin(e->unit, e->regs, &mem, t);
+    uint32_t code[64];
+    const uint8_t xyzw[4] = { 0, 1, 2, 3 };
+    size_t n = tex_ps_full(code, V_SQ_TEX_INST__SAMPLE, 0, xyzw, 0, 0);
+    return run_ps(e, code, n, (union eg_vec4){ .f = { x, y, z, 0 } }, out, err);
+}
+
+/* Cube maps as Mesa's r600 addresses them (sfn_nir_lower_tex.cpp): x, y
+ * are the face coordinates plus 1 (OpenGL 4.6 8.13's s_face + 1, t_face +
+ * 1), z the face + 8 * the cube of an array; TEX_DEPTH + 1 cubes of six
+ * face layers each.  Texel (i, j) of layer L holds 10 L + i + 2 j. */
+static void cube_faces_and_cubes(void **state)
+{
+    (void)state;
+    struct unit_env e;
+    unit_env_init(&e);
+    struct cedar_tiling t = hd7350();
+    const unsigned pitch = 64, slice = pitch * 2 * 4;
+    vram_alloc(12 * slice);
+    for (unsigned l = 0; l < 12; l++)
+        for (unsigned j = 0; j < 2; j++)
+            for (unsigned i = 0; i < 2; i++) {
+                float v = (float)(10 * l + i + 2 * j);
+                memcpy(vram + l * slice + (j * pitch + i) * 4, &v, 4);
+            }
+    struct tdesc d = { .dim = V_SQ_TEX_DIM__SQ_TEX_DIM_CUBEMAP, .width = 2, .height = 2, .depth = 2,
+                       .last_array = 11, .pitch = pitch, .array_mode = V_ARRAY_MODE__ARRAY_LINEAR_ALIGNED,
+                       .fmt = FMT(32_FLOAT), .nfmt = NORM, .addr = GPU_BASE };
+    memcpy(d.sel, XYZW, sizeof d.sel);
+    set_resource(&e, 0, &d);
+    set_sampler(&e, 0, V_SQ_TEX_CLAMP__SQ_TEX_CLAMP_LAST_TEXEL, V_SQ_TEX_XY_FILTER__SQ_TEX_XY_FILTER_POINT, 0);
+    union eg_vec4 out;
+    struct eg_shader_err err;
+    for (unsigned cube = 0; cube < 2; cube++)
+        for (unsigned face = 0; face < 6; face++)
+            for (unsigned j = 0; j < 2; j++)
+                for (unsigned i = 0; i < 2; i++) {
+                    float sf = ((float)i + 0.5f) / 2.0f, tf = ((float)j + 0.5f) / 2.0f;
+                    if (sample_xyz(&e, &t, 1.0f + sf, 1.0f + tf, (float)(8 * cube + face), &out, &err))
+                        fail_msg("%s", err.msg);
+                    float want = (float)(10 * (6 * cube + face) + i + 2 * j);
+                    if (out.f[0] != want)
+                        fail_msg("cube %u face %u texel (%u, %u): %g, want %g", cube, face, i, j, (double)out.f[0],
+                                 (double)want);
+                }
+    /* a cube view from layer 6 with LAST_ARRAY = BASE_ARRAY (Mesa's view of
+     * one cube in a 2D array): its faces are layers 6..11 */
+    d.depth = 1;
+    d.base_array = d.last_array = 6;
+    set_resource(&e, 0, &d);
+    for (unsigned face = 0; face < 6; face++) {
+        if (sample_xyz(&e, &t, 1.25f, 1.25f, (float)face, &out, &err))
+            fail_msg("%s", err.msg);
+        if (out.f[0] != (float)(10 * (6 + face)))
+            fail_msg("view face %u: %g, want %u", face, (double)out.f[0], 10 * (6 + face));
+    }
+    /* bilinear at the face's centre: the four texels of face 2 of the view
+     * (layer 8), a quarter each */
+    set_sampler(&e, 0, V_SQ_TEX_CLAMP__SQ_TEX_CLAMP_LAST_TEXEL, V_SQ_TEX_XY_FILTER__SQ_TEX_XY_FILTER_BILINEAR, 0);
+    if (sample_xyz(&e, &t, 1.5f, 1.5f, 2.0f, &out, &err))
+        fail_msg("%s", err.msg);
+    assert_true(out.f[0] == (80.0f + 81.0f + 82.0f + 83.0f) / 4.0f);
+    /* near the left edge of +X (face 0, layer 6), seamless (DISABLE_CUBE_WRAP
+     * 0, OpenGL 4.6 8.13.1): s_face 0.05 puts the footprint's left column
+     * (weight 0.4) past the edge, on +Z (face 4, layer 10): +X's s = 0 edge
+     * is z = +1, +Z's right column (x = +1), the same rows (t = -y on both) */
+    if (sample_xyz(&e, &t, 1.05f, 1.5f, 0.0f, &out, &err))
+        fail_msg("%s", err.msg);
+    float seam = 0.4f * ((101.0f + 103.0f) / 2.0f) + 0.6f * ((60.0f + 62.0f) / 2.0f);
+    if (fabsf(out.f[0] - seam) > 1e-4f)
+        fail_msg("seamless +X edge: %g, want %g", (double)out.f[0], (double)seam);
+    /* with DISABLE_CUBE_WRAP set the face is clamped on its own
+     * (CLAMP_LAST_TEXEL: texels (0, 0) and (0, 1)) */
+    e.regs->sampler[2] |= S_SQ_TEX_SAMPLER_WORD2__DISABLE_CUBE_WRAP(1);
+    if (sample_xyz(&e, &t, 1.05f, 1.5f, 2.0f, &out, &err))
+        fail_msg("%s", err.msg);
+    assert_true(out.f[0] == (80.0f + 82.0f) / 2.0f);
+    unit_env_free(&e);
+}
+
 /* A shadow lookup at texel `x` of the 4x1 texture in resource 0 (point
  * sampling, comparison `func`): R0 = (u, 0.5, z, w). */
 static union eg_vec4 shadow_at(struct unit_env *e, const struct cedar_tiling *t, unsigned inst, unsigned func,
@@ -1411,8 +1495,10 @@ static void faults_name_what_is_missing(void **state)
     d.fmt = FMT(8_8_8);
     expect_fault(&d, "data format FMT_8_8_8 is not modelled");
     d = base;
-    d.dim = V_SQ_TEX_DIM__SQ_TEX_DIM_CUBEMAP;
-    expect_fault(&d, "dimension SQ_TEX_DIM_CUBEMAP is not modelled");
+    d.dim = V_SQ_TEX_DIM__SQ_TEX_DIM_CUBEMAP;   /* one cube: six layers, not in the buffer's 4096 bytes */
+    d.width = d.height = 32;
+    d.pitch = 32;
+    expect_fault(&d, "not inside one GPU buffer");
     d = base;
     d.base_level = 4;
     d.last_level = 3;
@@ -1528,6 +1614,7 @@ int main(void)
         cmocka_unit_test_teardown(mip_levels, vram_free),
         cmocka_unit_test_teardown(compare_gather_offsets, vram_free),
         cmocka_unit_test_teardown(shadow_depth_modes_and_reference, vram_free),
+        cmocka_unit_test_teardown(cube_faces_and_cubes, vram_free),
         cmocka_unit_test_teardown(faults_name_what_is_missing, vram_free),
         cmocka_unit_test_teardown(faults_reach_the_draw, vram_free),
     };

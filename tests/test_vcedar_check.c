@@ -297,6 +297,16 @@ static void emit(struct built *b, unsigned op, const uint32_t *p, unsigned n)
     cedar_cmdbuf_packet(&b->cb, op, p, n);
 }
 
+/* SET_APPEND_CNT writing context dword `reg`, from source `src`, with n
+ * payload dwords (address 0x100), and a relocation when `with_reloc`. */
+static void append_cnt(struct built *b, uint32_t reg, uint32_t src, unsigned n, bool with_reloc)
+{
+    uint32_t p[3] = { reg << 16 | src, 0x100, 0 };
+    emit(b, PKT3_SET_APPEND_CNT, p, n);
+    if (with_reloc)
+        reloc(b, 1);
+}
+
 static void built_streams(void **state)
 {
     (void)state;
@@ -343,6 +353,17 @@ static void built_streams(void **state)
         uint32_t p[6] = { 0 };
         emit(&b, PKT3_ME_INITIALIZE, p, 6);
     });
+    /* SET_APPEND_CNT as the kernel's evergreen_cs.c checks it: count 2,
+     * WR_REG_OFFSET (bits 16..31) one of GDS_APPEND_COUNT_0..11 (0x2872C..
+     * 0x28758: context dword offsets 0x1CB..0x1D6), source 3 (memory) only,
+     * with a relocation. */
+    CASE("SET_APPEND_CNT into GDS_APPEND_COUNT_11 from memory", VC_OK, VC_OK, append_cnt(&b, 0x1D6, 3, 3, true));
+    CASE("SET_APPEND_CNT into the register after the counters", VC_E_REG_FORBIDDEN, VC_E_REG_FORBIDDEN,
+         append_cnt(&b, 0x1D7, 3, 3, true));
+    CASE("SET_APPEND_CNT from its own data", VC_E_PKT_OPERAND, VC_E_PKT_OPERAND, append_cnt(&b, 0x1CB, 0, 3, false));
+    CASE("SET_APPEND_CNT with count 1", VC_E_PKT_COUNT, VC_E_PKT_COUNT, append_cnt(&b, 0x1CB, 3, 2, true));
+    CASE("SET_APPEND_CNT from memory without its relocation", VC_E_RELOC_MISSING, VC_E_RELOC_MISSING,
+         append_cnt(&b, 0x1CB, 3, 3, false));
     CASE("a type-0 register write", VC_E_PKT_TYPE, VC_E_PKT_TYPE, {
         cedar_cmdbuf_emit(&b.cb, (0u << 30) | (0x28C60u >> 2));
         cedar_cmdbuf_emit(&b.cb, 0);
@@ -484,6 +505,28 @@ static void dma_streams(void **state)
     assert_int_equal(e.code, VC_E_DMA_PACKET);
 }
 
+/* SET_APPEND_CNT's address relocated as the kernel does: the buffer's GPU
+ * offset added to the dword-aligned offset, the SWAP bits 0..1 kept, the
+ * high byte in the next dword. */
+static void set_append_cnt_relocated(void **state)
+{
+    (void)state;
+    struct built b;
+    built_init(&b);
+    b.bos[1].gpu_offset = 0x1234560000ull;
+    uint32_t p[3] = { 0x1CBu << 16 | 3, 0x100 | 2, 0 };
+    emit(&b, PKT3_SET_APPEND_CNT, p, 3);
+    reloc(&b, 1);
+    struct vc_reloc_bo bos[1] = { b.bos[1] };
+    struct vc_check_cfg cfg = { .mode = VC_CHECK_KERNEL, .tiling_config = VCEDAR_TILING_CONFIG,
+                                .cs_flags = RADEON_CS_KEEP_TILING_FLAGS };
+    struct vc_error e;
+    assert_int_equal(vc_check_gfx(&cfg, b.cb.dw, b.cb.ndw, (const uint32_t *)b.cb.relocs, 4, bos, &e), 0);
+    assert_int_equal(b.cb.dw[2], 0x34560000u + 0x100 + 2);
+    assert_int_equal(b.cb.dw[3], 0x12u);
+    cedar_cmdbuf_fini(&b.cb);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -492,6 +535,7 @@ int main(void)
         cmocka_unit_test(mesa_relocations),
         cmocka_unit_test(built_streams),
         cmocka_unit_test(dma_streams),
+        cmocka_unit_test(set_append_cnt_relocated),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

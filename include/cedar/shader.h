@@ -246,6 +246,7 @@ struct eg_tex_sampler {
     unsigned mip_filter;                    /* V_SQ_TEX_Z_FILTER__* (NONE / POINT / LINEAR) */
     float min_lod, max_lod, lod_bias;       /* MIN_LOD / MAX_LOD / LOD_BIAS */
     unsigned compare;                       /* V_SQ_TEX_DEPTH_COMPARE__* (SAMPLE_C*) */
+    bool cube_wrap;                         /* DISABLE_CUBE_WRAP clear: filtering crosses cube faces */
 };
 
 /* What a running shader can reach outside its registers.  Each callback

@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "cedar/shader.h"
+#include "clip_line.h"
 #include "depth.h"
 #include "interp.h"
 #include "render_priv.h"
@@ -19,7 +20,6 @@
 #define VERTEX_CACHE 256       /* vertex-shader results by invocation (> the reuse depth) */
 #define CLIP_MAX_PLANES 14     /* 8 clip distances and 6 user clip planes */
 #define CLIP_MAX_VERTS 24      /* a triangle clipped by up to 7 + 14 planes */
-#define CLIP_W_EPSILON 1e-6f   /* the w > 0 plane, kept off zero */
 
 /* Cedar's memory facts (the kernel's RADEON_INFO_TILING_CONFIG: 2 pipes,
  * 8 banks, 256-byte interleave, 1 KB rows); banks come from each surface's
@@ -1077,23 +1077,21 @@ static int on_prim(void *ctx, enum vgt_prim_kind kind, const uint32_t *idx, cons
         return draw_quad(d, c, wc);
     }
 
-    /* the clip planes: a point outside one is dropped, a line cut to the
-     * part inside all (t0..t1 of it, interpolated in clip space) */
+    /* The clipper: a point outside a frustum plane (x and y are left to
+     * the guard band and the scissor) or a clip plane is dropped, a line
+     * cut to the part inside all of them (t0..t1 of it, in clip space). */
     double t0 = 0.0, t1 = 1.0;
-    if (d->nplanes && !G_PA_CL_CLIP_CNTL__CLIP_DISABLE(d->clip_cntl)) {
-        if (kind == VGT_POINT && outside_planes(d, vo[0]))
-            return 0;
-        for (unsigned j = 0; kind == VGT_LINE && j < d->nplanes; j++) {
-            double d0 = plane_dist(d, j, vo[0]), d1 = plane_dist(d, j, vo[1]);
-            if (!(d0 >= 0) && !(d1 >= 0))
+    if (!G_PA_CL_CLIP_CNTL__CLIP_DISABLE(d->clip_cntl)) {
+        bool line = kind == VGT_LINE;
+        float f0[CLIP_FRUSTUM_PLANES], f1[CLIP_FRUSTUM_PLANES];
+        unsigned nf = clip_frustum_dists(d->clip_cntl, d->gb_x, d->gb_y, line, vo[0]->pos, f0);
+        clip_frustum_dists(d->clip_cntl, d->gb_x, d->gb_y, line, vo[line ? 1 : 0]->pos, f1);
+        for (unsigned j = 0; j < nf + d->nplanes; j++) {
+            double d0 = j < nf ? f0[j] : plane_dist(d, j - nf, vo[0]);
+            double d1 = j < nf ? f1[j] : plane_dist(d, j - nf, vo[line ? 1 : 0]);
+            if (!clip_segment_plane(d0, d1, &t0, &t1))
                 return 0;
-            if (!(d0 >= 0))
-                t0 = fmax(t0, d0 / (d0 - d1));
-            else if (!(d1 >= 0))
-                t1 = fmin(t1, d0 / (d0 - d1));
         }
-        if (t0 > t1)
-            return 0;
     }
     struct rs_vertex w[2];
     for (unsigned k = 0; k < (kind == VGT_LINE ? 2u : 1u); k++) {

@@ -43,7 +43,11 @@
  * encodes them, and DEPTH_COMPARE_FUNCTION.  The Z filter, anisotropy and
  * the sampler's FORCE_DEGAMMA are not read.
  *
- * Not modelled (a fault naming them when fetched): cube maps, endian swapping,
+ * Cube maps (DIM_CUBEMAP): the faces are layers, six per cube (TEX_DEPTH + 1
+ * cubes from layer BASE_ARRAY, laid out as a 2D array of layers); the
+ * interpreter picks the face (fetch.c).
+ *
+ * Not modelled (a fault naming them when fetched): endian swapping,
  * UNSIGNED_BIASED components, and the formats tex_format.c lacks
  * (compressed, 3-component, ...).
  */
@@ -137,6 +141,15 @@ static int view_extent(struct tex_view *v, unsigned slot, const uint32_t w[8], u
         v->first_slice = 0;
         v->res.depth = depth;
         break;
+    case V_SQ_TEX_DIM__SQ_TEX_DIM_CUBEMAP:
+        /* TEX_DEPTH + 1 cubes (Mesa: array_size / 6) of six faces from
+         * layer BASE_ARRAY on; LAST_ARRAY is not read: Mesa's cube view of
+         * one cube in a 2D array (ARB_texture_view) programs LAST_ARRAY =
+         * BASE_ARRAY (evergreen_fill_tex_resource_words: a view of another
+         * target with depth 1) and samples all six faces */
+        v->first_slice = base;
+        v->res.depth = 6 * depth;
+        break;
     case V_SQ_TEX_DIM__SQ_TEX_DIM_1D_ARRAY:
     case V_SQ_TEX_DIM__SQ_TEX_DIM_2D_ARRAY:
     case V_SQ_TEX_DIM__SQ_TEX_DIM_2D_ARRAY_MSAA:
@@ -194,10 +207,11 @@ static int view_mips(struct tex_view *v, unsigned slot, const uint32_t w[8], con
 {
     unsigned dim = v->res.dim, last = v->res.last_level;
     bool array = dim == V_SQ_TEX_DIM__SQ_TEX_DIM_1D_ARRAY || dim == V_SQ_TEX_DIM__SQ_TEX_DIM_2D_ARRAY;
+    unsigned layers = G_SQ_TEX_RESOURCE_WORD1__TEX_DEPTH(w[1]) + 1;
     struct cedar_miptree_req r = {
         .width = v->res.width, .height = v->res.height,
         .depth = dim == V_SQ_TEX_DIM__SQ_TEX_DIM_3D ? v->res.depth : 1,
-        .array_size = array ? G_SQ_TEX_RESOURCE_WORD1__TEX_DEPTH(w[1]) + 1 : 1,
+        .array_size = array ? layers : dim == V_SQ_TEX_DIM__SQ_TEX_DIM_CUBEMAP ? 6 * layers : 1,
         .last_level = last, .bpe = s->bpe, .mode = s->mode,
         .tile_split = s->tile_split, .bankw = s->bankw, .bankh = s->bankh, .mtilea = s->mtilea,
         .tiling = s->tiling,
@@ -421,6 +435,7 @@ void tex_sampler_decode(const uint32_t w[3], const uint32_t reg[4], const struct
     out->min_filter = xy_filter(G_SQ_TEX_SAMPLER_WORD0__XY_MIN_FILTER(w[0]));
     out->mip_filter = G_SQ_TEX_SAMPLER_WORD0__MIP_FILTER(w[0]);
     out->compare = G_SQ_TEX_SAMPLER_WORD0__DEPTH_COMPARE_FUNCTION(w[0]);
+    out->cube_wrap = !G_SQ_TEX_SAMPLER_WORD2__DISABLE_CUBE_WRAP(w[2]);
     out->min_lod = (float)G_SQ_TEX_SAMPLER_WORD1__MIN_LOD(w[1]) / 256.0f;
     out->max_lod = (float)G_SQ_TEX_SAMPLER_WORD1__MAX_LOD(w[1]) / 256.0f;
     out->lod_bias = (float)G_SQ_TEX_SAMPLER_WORD2__LOD_BIAS(w[2]) / 256.0f; /* signed, 8 fraction bits */

@@ -8,8 +8,8 @@
  * callbacks (shade.c).
  *
  * What is modelled: the mip levels (BASE_LEVEL .. LAST_LEVEL, laid out as
- * libdrm does: cedar_miptree_layout) of 1D, 2D, 3D, 1D-array and
- * 2D-array textures, linear, 1D- and 2D-tiled (THIN1), MSAA textures with
+ * libdrm does: cedar_miptree_layout) of 1D, 2D, 3D, 1D-array, 2D-array
+ * and cube-map textures (cube arrays included), linear, 1D- and 2D-tiled (THIN1), MSAA textures with
  * their FMask (2D_MSAA, 2D_ARRAY_MSAA), the layer views
  * Mesa makes (BASE_ARRAY .. LAST_ARRAY); the formats of tex_format.c with
  * FORMAT_COMP / NUM_FORMAT / SRF_MODE / FORCE_DEGAMMA and the resource

@@ -198,10 +198,24 @@ int eg_exec_scratch_read(union eg_vec4 *gpr, const union eg_vec4 *scratch, const
  * for the _fine NIR ops only).  SET_GRADIENTS_H / _V keep the source in the
  * lane for SAMPLE_G*; neither reads a resource.
  *
+ * Cube maps: Mesa turns the direction into CUBE's face coordinates
+ * (sc / |2 ma| + 1.5, tc / |2 ma| + 1.5: [1, 2] across the face, OpenGL 4.6
+ * 8.13's (s_face + 1, t_face + 1)) and the face in z (cube_layer); the unit
+ * reads x - 1, y - 1 as normalized coordinates of that face's layer, each
+ * face addressed on its own by the sampler's modes when DISABLE_CUBE_WRAP is
+ * set (Mesa: not seamless), else bilinear footprints reach across edges
+ * and corners (cube_texel), the LOD from the face
+ * coordinates as for a 2D texture.  A quad whose pixels see different
+ * faces gets differences across faces (how the unit derives a LOD there is
+ * not documented: piglit's tex-miplevel-selection cube, whose 3x3 quads
+ * reach past the face, sees one level more than OpenGL's direction-based
+ * LOD).
+ *
  * Address modes: WRAP / MIRROR / CLAMP_LAST_TEXEL / MIRROR_ONCE_LAST_TEXEL
  * / CLAMP_*BORDER / the half-border forms (see half_border).  Not modelled
  * (a fault): SAMPLE_G_LB / SAMPLE_C_G_LB, SET_TEXTURE_OFFSETS, GATHER4_O*,
- * GET_LOD, cube maps. */
+ * GET_LOD, explicit gradients on a cube map (Mesa halves them: what the
+ * unit makes of them is not documented). */
 
 /* Texel coordinate i in [0, size) per address mode, or -1 for the border.
  * 64-bit, so the bilinear neighbour (+1) and the instruction's offset of a
@@ -384,6 +398,21 @@ static int64_t array_layer(float r, unsigned layers)
     return l < 0 ? 0 : l >= (int64_t)layers ? (int64_t)layers - 1 : l;
 }
 
+/* The layer of a cube map's face: z is face + 8 * cube (Mesa's lowering of
+ * cube coordinates, sfn_nir_lower_tex.cpp r600_nir_lower_cube_to_2darray:
+ * the face from CUBE, the cube of an array times 8), faces 6 and 7 (no
+ * face) read face 5 (the document gives none; chosen), the layer clamped
+ * to the view's. */
+static int64_t cube_layer(float z, unsigned layers)
+{
+    int64_t l = texel_coord(z + 0.5f);
+    if (l < 0)
+        l = 0;
+    int64_t face = l & 7;
+    l = (l >> 3) * 6 + (face > 5 ? 5 : face);
+    return l >= (int64_t)layers ? (int64_t)layers - 1 : l;
+}
+
 /* GET_TEXTURE_RESINFO: the size of level BASE_LEVEL + lod (width, height,
  * depth halved per level and at least 1; array layers are not: a 1D
  * array's in y, a 2D array's in z) and the level count. */
@@ -458,6 +487,72 @@ static int plain_ld(struct tex_fetch *f, const union eg_vec4 *src, const uint32_
     return texel(f, &s, x, y, z, v);
 }
 
+/* Seamless cube-map filtering (DISABLE_CUBE_WRAP clear; OpenGL 4.6
+ * 8.13.1): a footprint texel (i, j) past an edge of face `layer` is read
+ * from the face across that edge: its centre as a direction (the inverse
+ * of CUBE's face mapping, alu_ops.c cube) chooses the face and texel again;
+ * past a corner it is the average of the three texels meeting there. */
+static void cube_dir(unsigned face, float sc, float tc, float d[3])
+{
+    switch (face) {
+    case 0: d[0] = 1; d[1] = -tc; d[2] = -sc; break;
+    case 1: d[0] = -1; d[1] = -tc; d[2] = sc; break;
+    case 2: d[0] = sc; d[1] = 1; d[2] = tc; break;
+    case 3: d[0] = sc; d[1] = -1; d[2] = -tc; break;
+    case 4: d[0] = sc; d[1] = -tc; d[2] = 1; break;
+    default: d[0] = -sc; d[1] = -tc; d[2] = -1; break;
+    }
+}
+
+/* The face a direction selects and its s_face, t_face in [0, 1] (OpenGL
+ * 4.6 table 8.19, ties as CUBE breaks them: z, then y). */
+static unsigned cube_face(const float d[3], float st[2])
+{
+    float a[3] = { fabsf(d[0]), fabsf(d[1]), fabsf(d[2]) };
+    int axis = a[2] >= a[0] && a[2] >= a[1] ? 2 : a[1] >= a[0] ? 1 : 0;
+    bool neg = d[axis] < 0;
+    float sc, tc;
+    if (axis == 0) {
+        sc = neg ? d[2] : -d[2];
+        tc = -d[1];
+    } else if (axis == 1) {
+        sc = d[0];
+        tc = neg ? -d[2] : d[2];
+    } else {
+        sc = neg ? -d[0] : d[0];
+        tc = -d[1];
+    }
+    st[0] = 0.5f * (sc / a[axis] + 1.0f);
+    st[1] = 0.5f * (tc / a[axis] + 1.0f);
+    return 2u * (unsigned)axis + neg;
+}
+
+static int cube_texel(struct tex_fetch *f, int64_t i, int64_t j, int64_t layer, union eg_vec4 *out)
+{
+    int64_t n = f->size[0], cube = layer - layer % 6;
+    bool out_i = i < 0 || i >= n, out_j = j < 0 || j >= n;
+    struct eg_tex_sampler edge = f->s;
+    edge.clamp_x = edge.clamp_y = V_SQ_TEX_CLAMP__SQ_TEX_CLAMP_LAST_TEXEL;
+    if (!out_i && !out_j)
+        return texel(f, &edge, i, j, layer, out);
+    if (out_i && out_j) {
+        union eg_vec4 t[3];
+        int64_t ci = i < 0 ? 0 : n - 1, cj = j < 0 ? 0 : n - 1;
+        if (texel(f, &edge, ci, cj, layer, &t[0]) || cube_texel(f, i, cj, layer, &t[1]) ||
+            cube_texel(f, ci, j, layer, &t[2]))
+            return -1;
+        for (int c = 0; c < 4; c++)
+            out->f[c] = (t[0].f[c] + t[1].f[c] + t[2].f[c]) / 3.0f;
+        return 0;
+    }
+    float d[3];
+    cube_dir((unsigned)(layer % 6), 2.0f * ((float)i + 0.5f) / (float)n - 1.0f,
+             2.0f * ((float)j + 0.5f) / (float)n - 1.0f, d);
+    float st[2];
+    unsigned face = cube_face(d, st);
+    return texel(f, &edge, texel_coord(st[0] * (float)n), texel_coord(st[1] * (float)n), cube + face, out);
+}
+
 /* The four texels of the bilinear footprint around u (texels) and their
  * weights' fractions. */
 static int footprint(struct tex_fetch *f, const float u[2], int64_t z, union eg_vec4 q[4], float *ax, float *ay)
@@ -466,8 +561,10 @@ static int footprint(struct tex_fetch *f, const float u[2], int64_t z, union eg_
     int64_t x0 = texel_coord(fx), y0 = texel_coord(fy);
     *ax = fx - (float)x0;
     *ay = fy - (float)y0;
+    bool seamless = f->tr->dim == V_SQ_TEX_DIM__SQ_TEX_DIM_CUBEMAP && f->s.cube_wrap;
     for (int k = 0; k < 4; k++)     /* (i0,j0), (i1,j0), (i0,j1), (i1,j1) */
-        if (texel(f, &f->s, x0 + (k & 1), y0 + (k >> 1), z, &q[k]))
+        if (seamless ? cube_texel(f, x0 + (k & 1), y0 + (k >> 1), z, &q[k])
+                     : texel(f, &f->s, x0 + (k & 1), y0 + (k >> 1), z, &q[k]))
             return -1;
     return 0;
 }
@@ -480,13 +577,16 @@ static int filter_level(struct tex_fetch *f, const float c[3], const bool norm[3
 {
     const struct eg_tex_resource *tr = f->tr;
     bool array1d = tr->dim == V_SQ_TEX_DIM__SQ_TEX_DIM_1D_ARRAY, array2d = tr->dim == V_SQ_TEX_DIM__SQ_TEX_DIM_2D_ARRAY;
+    bool cube = tr->dim == V_SQ_TEX_DIM__SQ_TEX_DIM_CUBEMAP;
     float u[3];
     for (int k = 0; k < 3; k++)
-        u[k] = (norm[k] ? c[k] * (float)f->size[k] : c[k]) + offs[k];
-    /* z: the slice of a 3D texture, the layer of an array; 0 else */
+        u[k] = (norm[k] ? (cube && k < 2 ? c[k] - 1.0f : c[k]) * (float)f->size[k] : c[k]) + offs[k];
+    /* z: the slice of a 3D texture, the layer of an array or cube map; 0 else */
     int64_t z = 0;
     if (array1d || array2d)
         z = array_layer(c[2], tr->depth);
+    else if (cube)
+        z = cube_layer(c[2], tr->depth);
     if (array1d || tr->dim == V_SQ_TEX_DIM__SQ_TEX_DIM_1D)
         u[1] = 0.5f; /* the one row: no filtering or border across it */
     const unsigned mode[3] = { f->s.clamp_x, f->s.clamp_y, f->s.clamp_z };
@@ -671,6 +771,11 @@ int eg_exec_tex(const struct eg_shader_env *env, union eg_vec4 *gpr, unsigned re
     }
     if (tr.last_level < tr.base_level)
         tr.last_level = tr.base_level;
+    if (tr.dim == V_SQ_TEX_DIM__SQ_TEX_DIM_CUBEMAP && grad) {
+        snprintf(msg, msglen, "texture resource %u: explicit gradients (TEX_INST %u) on a cube map are not modelled",
+                 res, inst);
+        return -1;
+    }
     const union eg_vec4 *src = &gpr[G_SQ_TEX_WORD0__SRC_GPR(w[0])];
     const unsigned sel[4] = { G_SQ_TEX_WORD1__DST_SEL_X(w[1]), G_SQ_TEX_WORD1__DST_SEL_Y(w[1]),
                               G_SQ_TEX_WORD1__DST_SEL_Z(w[1]), G_SQ_TEX_WORD1__DST_SEL_W(w[1]) };

@@ -722,6 +722,24 @@ static int packet3(struct vc_ck *c, size_t hdr, unsigned op, unsigned count)
                            reg_name(c->ib[idx + 3] << 2, buf, sizeof(buf)));
         }
         return 0;
+    case PKT3_SET_APPEND_CNT: {
+        /* evergreen_cs.c: one of the twelve GDS_APPEND_COUNT_n, loaded from
+         * memory only; the kernel relocates the address, keeping the SWAP
+         * bits, and checks no size */
+        if (count != 2)
+            return BAD_COUNT(name);
+        uint32_t reg = SPACE_CONTEXT_START + 4 * G_SET_APPEND_CNT_APPEND_CNT_CNTL__WR_REG_OFFSET(v);
+        if (reg < REG_GDS_APPEND_COUNT_0 || reg > REG_GDS_APPEND_COUNT_11) {
+            char buf[32];
+            return vc_fail(c->err, VC_E_REG_FORBIDDEN, (uint32_t)hdr, name,
+                           "SET_APPEND_CNT: %s is not an append counter", reg_name(reg, buf, sizeof(buf)));
+        }
+        if (G_SET_APPEND_CNT_APPEND_CNT_CNTL__SRC_SELECT(v) != V_SAC_SRC_SEL__SRC_MEM)
+            return vc_fail(c->err, VC_E_PKT_OPERAND, (uint32_t)hdr, name,
+                           "SET_APPEND_CNT: source %u, only memory (%u) is accepted",
+                           G_SET_APPEND_CNT_APPEND_CNT_CNTL__SRC_SELECT(v), V_SAC_SRC_SEL__SRC_MEM);
+        return reloc_addr40(c, idx + 1, idx + 2, 0xFFFFFFFCu, name, hdr, 4, false);
+    }
     default:
         return vc_fail(c->err, VC_E_PKT_UNSUPPORTED, (uint32_t)hdr, name,
                        "packet %s (opcode 0x%02X) not accepted by the kernel", name, op);
