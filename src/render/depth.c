@@ -249,9 +249,10 @@ static uint32_t z_at(const struct db_state *db, const uint8_t *p)
     return db->zformat == V_DB_Z_FORMAT__Z_24 ? v & 0xFFFFFFu : v;
 }
 
-static void store_z(struct db_state *db, unsigned x, unsigned y, unsigned s, uint32_t v)
+/* The depth bits v at byte off of the depth surface. */
+static void store_z(struct db_state *db, uint64_t off, uint32_t v)
 {
-    uint8_t *p = db->zwr + tile_addr(&db->zmap, &db->ztile, x, y, s, db->slice);
+    uint8_t *p = db->zwr + off;
     p[0] = (uint8_t)v;
     p[1] = (uint8_t)(v >> 8);
     if (db->zformat != V_DB_Z_FORMAT__Z_16) {
@@ -303,7 +304,7 @@ static void expand_tile(struct db_state *db, unsigned x, unsigned y)
     for (unsigned j = 0; j < 8; j++)
         for (unsigned i = 0; i < 8; i++)
             for (unsigned s = 0; s < db->samples; s++)
-                store_z(db, x0 + i, y0 + j, s, v);
+                store_z(db, tile_addr(&db->zmap, &db->ztile, x0 + i, y0 + j, s, db->slice), v);
     *h |= HTILE_ZMASK;
 }
 
@@ -360,6 +361,9 @@ uint32_t db_fragment(struct db_state *db, unsigned x, unsigned y, uint32_t cover
         uint8_t *sp = ss ? db->swr + soff : NULL;
         uint8_t sold = ss ? db->srd[soff] : 0;
         uint8_t snew = sold;
+        /* the sample's depth bytes, read and written at one offset */
+        bool ztouch = zs && (db->z_on || db->z_write || db->z_clear);
+        uint64_t zoff = ztouch ? tile_addr(&db->zmap, &db->ztile, x, y, s, db->slice) : 0;
         bool pass = true;
         if (db->s_on && ss) {
             if (!compare(db->sfunc[f], ref & db->smask[f], sold & db->smask[f])) {
@@ -370,7 +374,7 @@ uint32_t db_fragment(struct db_state *db, unsigned x, unsigned y, uint32_t cover
         uint32_t znew = 0;
         if (pass && db->z_on && zs) {
             znew = db_depth_encode(db->zformat, zv);
-            uint32_t zold = z_bits(db, x, y, tile_addr(&db->zmap, &db->ztile, x, y, s, db->slice));
+            uint32_t zold = z_bits(db, x, y, zoff);
             bool zp = db->zformat == V_DB_Z_FORMAT__Z_32_FLOAT
                           ? compare(db->zfunc, depth_decode(db->zformat, znew), depth_decode(db->zformat, zold))
                           : compare(db->zfunc, (double)znew, (double)zold);
@@ -385,7 +389,7 @@ uint32_t db_fragment(struct db_state *db, unsigned x, unsigned y, uint32_t cover
         if (db->s_clear && ss)
             *sp = db->clear_s;
         if (zs && ((pass && db->z_write) || db->z_clear))
-            store_z(db, x, y, s, db->z_clear ? db_depth_encode(db->zformat, zv) : znew);
+            store_z(db, zoff, db->z_clear ? db_depth_encode(db->zformat, zv) : znew);
         if (pass) {
             passed |= 1u << s;
             if (db->count)

@@ -75,7 +75,7 @@ static inline double2 select2(int64_t2 mask, double2 t, double2 f)
 
 /* Two pixels' weights: double lanes doing spi_weights' operations
  * (each lane rounds as the scalar code does: the same values). */
-static inline void centre_pair(double2 a, double2 b, double2 w0, double2 w1, double2 w2, double2 *persp1,
+static inline void weights_pair(double2 a, double2 b, double2 w0, double2 w1, double2 w2, double2 *persp1,
                                double2 *persp2)
 {
     const double2 one = {1.0, 1.0}, zero = {0.0, 0.0};
@@ -97,7 +97,7 @@ void spi_pair_weights(const float inv_w[3], const double *lin1, const double *li
     for (unsigned l = 0; l < n; l += 2) {
         unsigned m = l + 1 < n ? l + 1 : l;   /* an odd count: the last pixel twice */
         double2 a = {lin1[l], lin1[m]}, b = {lin2[l], lin2[m]}, p1, p2;
-        centre_pair(a, b, w0, w1, w2, &p1, &p2);
+        weights_pair(a, b, w0, w1, w2, &p1, &p2);
         for (unsigned k = 0; k < 2 && l + k < n; k++) {
             float *persp = out[l + k].ij[VC_BARYC_PERSP_CENTER + set];
             float *linear = out[l + k].ij[VC_BARYC_LINEAR_CENTER + set];
