@@ -75,6 +75,13 @@ static void set_triangle(struct scene *sc, const struct eg_demo_shaders *sh, con
  * sc.  ps: a pixel shader in place of the demo's (NULL: the demo's);
  * one_at_a_time: the interpreter pixel by pixel (scene_pixel_at_a_time). */
 static bool one_at_a_time;
+/* SPI_BARYC_CNTL in place of the scene's when not 0; a vertex shader in
+ * place of the demo's when not NULL */
+static uint32_t baryc_cntl;
+static const struct eg_program *vs_override;
+/* DB_COUNT_CONTROL.ZPASS_INCREMENT_DISABLE (the scene leaves it 0: counting) */
+static bool no_zpass_count;
+#define VS_OFFSET 0x3800u
 static void render_trial_ps(struct scene *sc, unsigned ns, const struct trial *t, bool block_path,
                             const uint8_t *fmask_fill, const struct eg_program *ps, struct vc_render_stats *stats)
 {
@@ -91,6 +98,16 @@ static void render_trial_ps(struct scene *sc, unsigned ns, const struct trial *t
     }
     if (one_at_a_time)
         scene_pixel_at_a_time(sc);
+    if (baryc_cntl)
+        scene_set_reg(sc->regs, REG_SPI_BARYC_CNTL, baryc_cntl);
+    if (no_zpass_count)   /* as the demo programs it: the DB then has nothing to do */
+        scene_set_reg(sc->regs, REG_DB_COUNT_CONTROL, S_DB_COUNT_CONTROL__ZPASS_INCREMENT_DISABLE(1));
+    if (vs_override) {
+        uint64_t at = sc->extra_addr + VS_OFFSET;
+        memset(sc->mem + (at - sc->gpu_base), 0, vs_override->ndw * 4 + 256);
+        memcpy(sc->mem + (at - sc->gpu_base), vs_override->dw, vs_override->ndw * 4);
+        scene_set_reg(sc->regs, REG_SQ_PGM_START_VS, (uint32_t)(at >> 8));
+    }
     sc->r->block_path_off = !block_path;
     vc_render_set_threads(sc->r, t->threads);
     memcpy(sc->mem + (sc->color_addr - sc->gpu_base) + sc->lay.fmask.offset, fmask_fill, sc->lay.fmask.surf.size);
@@ -167,8 +184,9 @@ static void block_path_matches_pixels(void **state)
 }
 
 /* A program's start: the demo's colour interpolated at the centre
- * (INTERP_ZW and INTERP_XY from the I, J in R0) into R1. */
-static void interp_colour(struct eg_asm *as)
+ * (INTERP_ZW and INTERP_XY from the I, J in R0.xy, or with `linear` in
+ * R0.zw: the SPI's second pair) into R1. */
+static void interp_colour_from(struct eg_asm *as, bool linear)
 {
     eg_asm_init(as);
     eg_asm_alu_clause(as, V_SQ_CF_ALU_INST__ALU, NULL);
@@ -178,11 +196,17 @@ static void interp_colour(struct eg_asm *as)
             eg_asm_alu(as, &(struct eg_alu){
                 .op = ops[g],
                 .dst = {.gpr = 1, .chan = (uint8_t)c, .write = g == 0 ? c >= 2 : c < 2},
-                .src = {eg_src_gpr(0, (c & 1) ? V_SQ_CHAN__X : V_SQ_CHAN__Y),
+                .src = {eg_src_gpr(0, linear ? ((c & 1) ? V_SQ_CHAN__Z : V_SQ_CHAN__W)
+                                             : ((c & 1) ? V_SQ_CHAN__X : V_SQ_CHAN__Y)),
                         eg_src_special(V_SQ_ALU_SRC__PARAM_BASE, V_SQ_CHAN__X)},
                 .bank_swizzle = V_SQ_ALU_VEC_BANK_SWIZZLE__VEC_210,
                 .last = c == 3,
             });
+}
+
+static void interp_colour(struct eg_asm *as)
+{
+    interp_colour_from(as, false);
 }
 
 /* The program's last instruction, R1's export to colour 0; encoded into p. */
@@ -368,6 +392,92 @@ static float adversarial_channel(void)
     }
 }
 
+/* The demo's vertex shader with each position scaled by s = 1 + 2 z
+ * (x, y, z times s, w = s): the same place on screen, but vertices of
+ * different w, so perspective-correct weights differ from linear ones. */
+static void w_scaling_vs(uint32_t *w, size_t cap, struct eg_program *p)
+{
+    struct eg_asm as;
+    eg_asm_init(&as);
+    eg_asm_call_fs(&as);   /* R1 = position, R2 = colour; R0 (the index) is free */
+    eg_asm_alu_clause(&as, V_SQ_CF_ALU_INST__ALU, NULL);
+    eg_asm_alu(&as, &(struct eg_alu){.op = V_SQ_ALU_OP2__MUL, .dst = {.gpr = 0, .chan = 0, .write = true},
+                                     .src = {eg_src_gpr(1, 2), eg_src_lit_f(2.0f)}, .last = true});
+    eg_asm_alu(&as, &(struct eg_alu){.op = V_SQ_ALU_OP2__ADD, .dst = {.gpr = 0, .chan = 0, .write = true},
+                                     .src = {eg_src_gpr(0, 0), eg_src_special(V_SQ_ALU_SRC__ONE, 0)},
+                                     .last = true});
+    for (unsigned c = 0; c < 4; c++)
+        eg_asm_alu(&as, &(struct eg_alu){.op = c < 3 ? V_SQ_ALU_OP2__MUL : V_SQ_ALU_OP2__MOV,
+                                         .dst = {.gpr = 1, .chan = (uint8_t)c, .write = true},
+                                         .src = {c < 3 ? eg_src_gpr(1, c) : eg_src_gpr(0, 0), eg_src_gpr(0, 0)},
+                                         .last = c == 3});
+    eg_asm_export(&as, &(struct eg_export){.type = V_SQ_EXPORT_TYPE__POS, .array_base = V_SQ_EXPORT_ARRAY_BASE__POS0,
+                                          .gpr = 1, .sel = EG_SWZ_XYZW, .done = true});
+    eg_asm_export(&as, &(struct eg_export){.type = V_SQ_EXPORT_TYPE__PARAM, .array_base = 0, .gpr = 2,
+                                          .sel = EG_SWZ_XYZW, .done = true});
+    size_t ndw;
+    if (eg_asm_finish(&as, true, w, cap, &ndw))
+        fail_msg("encoder: %s", as.err);
+    *p = (struct eg_program){"VS", w, ndw};
+}
+
+/* The whole-block path's own routes (draw.c shade_block: the weights as
+ * arrays straight into the batch, the tile written from the lanes without
+ * pending[]) against the per-pixel path, byte for byte: the colour
+ * interpolated with the linear pair (SPI_BARYC_CNTL asking for both centre
+ * pairs: the perspective one in R0.xy, the linear one in R0.zw) over
+ * vertices of different w (w_scaling_vs), and the demo's colour with a
+ * KILL of the pixels whose blue is under 0.4 (blocks with killed pixels go
+ * through pending[]); each with the DB counting samples and with it idle
+ * (then the tile goes from the lanes to memory without pending[]).
+ * Checked by hand when this was written: handing the
+ * block the perspective pair as the linear one fails the first, writing
+ * blocks with killed pixels from the lanes fails the second. */
+static void block_routes_match_pixels(void **state)
+{
+    (void)state;
+    static const unsigned sample_counts[] = {2, 4, 8};
+    uint32_t words[2][256], vs_words[256];
+    struct eg_program ps[2], vs;
+    w_scaling_vs(vs_words, 256, &vs);
+    struct eg_asm as;
+    interp_colour_from(&as, true);
+    export_r1(&as, words[0], 256, &ps[0]);
+    interp_colour(&as);   /* the KILL in the same clause: a program the batch takes */
+    eg_asm_alu(&as, &(struct eg_alu){.op = V_SQ_ALU_OP2__KILLGT, .dst = {.gpr = 2, .chan = 1},
+                                     .src = {eg_src_lit_f(0.4f), eg_src_gpr(1, 2)}, .last = true});
+    export_r1(&as, words[1], 256, &ps[1]);
+    test_rand_seed(0xB10D);
+    for (unsigned si = 0; si < sizeof sample_counts / sizeof sample_counts[0]; si++) {
+        unsigned ns = sample_counts[si];
+        for (unsigned k = 0; k < 4; k++) {
+            struct trial t;
+            random_trial(&t, si + k);
+            bool idle = k >= 2;
+            no_zpass_count = idle;
+            bool kill = k & 1;
+            baryc_cntl = kill ? 0 : S_SPI_BARYC_CNTL__PERSP_CENTER_ENA(1) | S_SPI_BARYC_CNTL__LINEAR_CENTER_ENA(1);
+            vs_override = kill ? NULL : &vs;
+            struct scene fast, slow;
+            uint8_t *fill = zero_fmask(ns);
+            struct vc_render_stats fs, ss;
+            render_trial_ps(&fast, ns, &t, true, fill, &ps[kill], &fs);
+            render_trial_ps(&slow, ns, &t, false, fill, &ps[kill], &ss);
+            baryc_cntl = 0;
+            vs_override = NULL;
+            no_zpass_count = false;
+            same_result(&fast, &slow, &fs, &ss, ns, k);
+            assert_true(fs.blocks_batched > 100);
+            printf("%ux %s, DB %s: %llu blocks whole, %llu pixels shaded: equal\n", ns, kill ? "kill" : "linear",
+                   idle ? "idle" : "counting",
+                   (unsigned long long)fs.blocks_batched, (unsigned long long)fs.pixels_shaded);
+            free(fill);
+            scene_free(&fast);
+            scene_free(&slow);
+        }
+    }
+}
+
 /* cb_write_tile's 8-bit UNORM stores (its own per-fragment path and the
  * whole-tile path, both through the branch-free conversion in cb.c) against
  * cb_write (cb_export_convert + cb_pack) fragment by fragment, under each
@@ -504,6 +614,7 @@ int main(void)
         cmocka_unit_test(block_path_matches_pixels),
         cmocka_unit_test(quad_path_matches_pixels),
         cmocka_unit_test(wave_path_matches_pixels),
+        cmocka_unit_test(block_routes_match_pixels),
         cmocka_unit_test(unorm8_stores_match_cb_write),
         cmocka_unit_test(lanes_store_matches_cb_write),
     };

@@ -172,6 +172,10 @@ int cb_target_init(struct vc_render *r, struct cb_target *t, unsigned i, unsigne
         t->pix_run[pi] = (uint8_t)(pi / t->per_run);
         t->pix_off[pi] = (uint16_t)(pi % t->per_run * t->bpe);
     }
+    for (unsigned i = 0; i < 64 && t->per_run; i++) {
+        t->raster_run[i] = t->pix_run[t->map.pix_index[i]];
+        t->raster_off[i] = t->pix_off[t->map.pix_index[i]];
+    }
 
     t->fmask_on = samples > 1 && G_CB_COLOR_INFO__COMPRESSION(info) && i < 8;
     if (t->fmask_on) {
@@ -432,8 +436,7 @@ void cb_tile_expand(struct cb_target *t, unsigned x, unsigned y)
         unsigned planes = t->fplanes;
         uint8_t *fmask = t->fmask;
         for (unsigned i = 0; i < 64; i++) {
-            unsigned pi = t->map.pix_index[i];
-            cb_copy_el(t->mem + ct->run[t->pix_run[pi]] + t->pix_off[pi], el, t->bpe);
+            cb_copy_el(t->mem + ct->run[t->raster_run[i]] + t->raster_off[i], el, t->bpe);
             for (unsigned p = 0; p < planes; p++)
                 fmask[ft->byte[i][p]] &= (uint8_t)~(clear_bits << ft->bit0[i][p]);
         }
@@ -868,8 +871,8 @@ bool cb_write_whole_tile(struct cb_target *t, const struct cb_fragment *f, unsig
     const struct color_tile *ct = c->ctile;
     const struct unorm8_export ex = unorm8_export_of(t);
     for (unsigned l = 0; l < n; l++) {
-        unsigned i = (f[l].y & 7) * 8 + (f[l].x & 7), pi = t->map.pix_index[i];
-        store_unorm8x4(t, ex, f[l].rgba, t->mem + ct->run[t->pix_run[pi]] + t->pix_off[pi]);
+        unsigned i = (f[l].y & 7) * 8 + (f[l].x & 7);
+        store_unorm8x4(t, ex, f[l].rgba, t->mem + ct->run[t->raster_run[i]] + t->raster_off[i]);
     }
     whole_tile_meta(t, c, x0, y0);
     return true;
@@ -879,6 +882,9 @@ bool cb_write_whole_tile(struct cb_target *t, const struct cb_fragment *f, unsig
  * same mask, compares, product, sum and truncating conversion in every
  * lane, so the same byte per lane. */
 typedef float v4f __attribute__((vector_size(4 * sizeof(float))));
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__
+#error "cb_write_whole_tile_lanes stores a pixel's four bytes as one little-endian host word"
+#endif
 typedef uint32_t v4u __attribute__((vector_size(4 * sizeof(uint32_t))));
 typedef int32_t v4i __attribute__((vector_size(4 * sizeof(int32_t))));
 
@@ -910,16 +916,24 @@ bool cb_write_whole_tile_lanes(struct cb_target *t, unsigned x0, unsigned y0, co
     const struct unorm8_export ex = unorm8_export_of(t);
     /* stored byte k of a pixel: its channel swizzle[k] */
     const uint32_t *sw[4] = {lane[t->swizzle[0]], lane[t->swizzle[1]], lane[t->swizzle[2]], lane[t->swizzle[3]]};
+    /* the tile's plane 0 in one run (2D tiling's usual micro tile) */
+    bool one_run = t->per_run >= 64;
+    uint8_t *base = t->mem + ct->run[0];
     for (unsigned i = 0; i < 64; i += 4) {
-        v4u b0 = unorm8x4_of_export(ex, &sw[0][i]), b1 = unorm8x4_of_export(ex, &sw[1][i]),
-            b2 = unorm8x4_of_export(ex, &sw[2][i]), b3 = unorm8x4_of_export(ex, &sw[3][i]);
-        for (unsigned q = 0; q < 4; q++) {
-            unsigned pi = t->map.pix_index[i + q];
-            uint8_t *dst = t->mem + ct->run[t->pix_run[pi]] + t->pix_off[pi];
-            /* bytes 0..3 in memory order, stored at once */
-            const uint8_t px[4] = {(uint8_t)b0[q], (uint8_t)b1[q], (uint8_t)b2[q], (uint8_t)b3[q]};
-            memcpy(dst, px, 4);
-        }
+        /* four pixels' bytes 0..3 packed into one word each, byte 0 lowest
+         * (stored as a host word: see the byte-order check above) */
+        v4u px = unorm8x4_of_export(ex, &sw[0][i]) | unorm8x4_of_export(ex, &sw[1][i]) << 8 |
+                 unorm8x4_of_export(ex, &sw[2][i]) << 16 | unorm8x4_of_export(ex, &sw[3][i]) << 24;
+        if (one_run)
+            for (unsigned q = 0; q < 4; q++) {
+                uint32_t word = px[q];
+                memcpy(base + t->raster_off[i + q], &word, 4);
+            }
+        else
+            for (unsigned q = 0; q < 4; q++) {
+                uint32_t word = px[q];
+                memcpy(t->mem + ct->run[t->raster_run[i + q]] + t->raster_off[i + q], &word, 4);
+            }
     }
     whole_tile_meta(t, c, x0, y0);
     return true;
@@ -957,8 +971,8 @@ void cb_write_tile(struct cb_target *t, const float cst[4], const struct cb_frag
         /* every sample covered and showing fragment 0 (a fresh or fully
          * overwritten pixel): fragment 0 again, nothing moves */
         unsigned target = coverage == all && frags == 0 ? 0 : one_colour_target(frags, coverage, t->samples, &moved);
-        unsigned pi = t->map.pix_index[i];
-        store_unorm8x4(t, ex, f[l].rgba, t->mem + c->ctile->run[target * c->ctile->nrun + t->pix_run[pi]] + t->pix_off[pi]);
+        store_unorm8x4(t, ex, f[l].rgba,
+                       t->mem + c->ctile->run[target * c->ctile->nrun + t->raster_run[i]] + t->raster_off[i]);
         fmask_move(t, c->ftile->byte[i], c->ftile->bit0[i], moved, target);
     }
 }

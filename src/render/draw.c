@@ -311,6 +311,76 @@ static uint32_t a2m_coverage(const struct draw_ctx *d, unsigned l, unsigned num_
     return cb_alpha_mask_apply(&d->a2m, d->pending[l].x, d->pending[l].y, a, d->pending[l].coverage);
 }
 
+/* Write the batch's results for pending[0 .. done - 1] (render_shade_pixels'
+ * 1: killed flags and colours in the batch's lanes); `block`: they are
+ * shade_block's whole micro tile; targets k0 onwards (the ones before are
+ * written: block_lanes_written). */
+static int write_batch(struct draw_ctx *d, unsigned done, bool block, unsigned k0)
+{
+    struct cb_fragment frag[EG_PS_BATCH_MAX];
+    /* the batch's lanes straight into the fragments' RGBA (each target's
+     * four channels side by side, as cb_write_tile reads them) */
+    float rgba[EG_PS_BATCH_MAX][4], rgba1[EG_PS_BATCH_MAX][4];
+    const bool *killed = eg_ps_batch_killed(d->batch);
+    uint8_t mask = eg_ps_batch_color_mask(d->batch);
+    unsigned num_colors = 0;
+    for (unsigned t = 0; t < VC_RENDER_MAX_TARGETS; t++)
+        if ((mask >> t) & 1u)
+            num_colors = t + 1;
+    /* depth and stencil first: the samples each pixel still covers */
+    uint32_t cov[EG_PS_BATCH_MAX];
+    bool lost = false;   /* a pixel lost a sample */
+    if (!d->db.active && !d->a2m.on) {
+        for (unsigned l = 0; l < done; l++) {
+            cov[l] = killed[l] ? 0 : d->pending[l].coverage;
+            lost |= cov[l] != d->pending[l].coverage;
+        }
+    } else {
+        for (unsigned l = 0; l < done; l++) {
+            cov[l] = killed[l] ? 0
+                               : depth_test(d, d->pending[l].x, d->pending[l].y, a2m_coverage(d, l, num_colors),
+                                            NULL);
+            lost |= cov[l] != d->pending[l].coverage;
+        }
+    }
+    /* a whole block none of whose pixels lost a sample: its lanes are in
+     * cb_write_whole_tile_lanes' order */
+    bool lanes = block && done == 64 && !d->a2m.on && !lost;
+    bool dual = d->cb_on[0] && d->cb[0].dual_src && num_colors > 1;
+    for (unsigned k = k0; k < RS_NUM_CB; k++) {
+        if (!d->cb_on[k])
+            continue;
+        unsigned m = 0;
+        if (k < num_colors) {
+            const uint32_t *ch[4];
+            for (unsigned c = 0; c < 4; c++)
+                ch[c] = eg_ps_batch_color(d->batch, k, c);
+            if (lanes && cb_write_whole_tile_lanes(&d->cb[k], d->pending[0].x, d->pending[0].y, ch)) {
+                d->stats.samples_written += done * coverage_count(d->pending[0].coverage);
+                continue;
+            }
+            for (unsigned l = 0; l < done; l++) {
+                if (!cov[l])
+                    continue;
+                for (unsigned c = 0; c < 4; c++)
+                    memcpy(&rgba[m][c], &ch[c][l], sizeof rgba[m][c]);
+                const float *src1 = NULL;
+                if (k == 0 && dual) {
+                    for (unsigned c = 0; c < 4; c++)
+                        memcpy(&rgba1[m][c], &eg_ps_batch_color(d->batch, 1, c)[l], sizeof rgba1[m][c]);
+                    src1 = rgba1[m];
+                }
+                frag[m] = (struct cb_fragment){d->pending[l].x, d->pending[l].y, cov[l], rgba[m], src1};
+                d->stats.samples_written += coverage_count(cov[l]);
+                m++;
+            }
+        }
+        cb_write_tile(&d->cb[k], d->blend_const, frag, m);
+    }
+    d->stats.pixels_shaded += done;
+    return 0;
+}
+
 /* Shade the pending pixels as one batch and write them, in raster order.
  * Their weights are computed here, in one loop: the divisions of
  * consecutive pixels then overlap. */
@@ -330,70 +400,9 @@ static int flush_pending(struct draw_ctx *d)
                                  d->err);
     /* target by target: the batch is one micro tile (shade_and_write
      * flushes at a tile change) */
+    if (rc == 1)
+        return write_batch(d, done, block, 0);
     struct cb_fragment frag[EG_PS_BATCH_MAX];
-    if (rc == 1) {
-        /* the batch's lanes straight into the fragments' RGBA (each target's
-         * four channels side by side, as cb_write_tile reads them) */
-        float rgba[EG_PS_BATCH_MAX][4], rgba1[EG_PS_BATCH_MAX][4];
-        const bool *killed = eg_ps_batch_killed(d->batch);
-        uint8_t mask = eg_ps_batch_color_mask(d->batch);
-        unsigned num_colors = 0;
-        for (unsigned t = 0; t < VC_RENDER_MAX_TARGETS; t++)
-            if ((mask >> t) & 1u)
-                num_colors = t + 1;
-        /* depth and stencil first: the samples each pixel still covers */
-        uint32_t cov[EG_PS_BATCH_MAX];
-        bool lost = false;   /* a pixel lost a sample */
-        if (!d->db.active && !d->a2m.on) {
-            for (unsigned l = 0; l < done; l++) {
-                cov[l] = killed[l] ? 0 : d->pending[l].coverage;
-                lost |= cov[l] != d->pending[l].coverage;
-            }
-        } else {
-            for (unsigned l = 0; l < done; l++) {
-                cov[l] = killed[l] ? 0
-                                   : depth_test(d, d->pending[l].x, d->pending[l].y, a2m_coverage(d, l, num_colors),
-                                                NULL);
-                lost |= cov[l] != d->pending[l].coverage;
-            }
-        }
-        /* a whole block none of whose pixels lost a sample: its lanes are in
-         * cb_write_whole_tile_lanes' order */
-        bool lanes = block && done == 64 && !d->a2m.on && !lost;
-        bool dual = d->cb_on[0] && d->cb[0].dual_src && num_colors > 1;
-        for (unsigned k = 0; k < RS_NUM_CB; k++) {
-            if (!d->cb_on[k])
-                continue;
-            unsigned m = 0;
-            if (k < num_colors) {
-                const uint32_t *ch[4];
-                for (unsigned c = 0; c < 4; c++)
-                    ch[c] = eg_ps_batch_color(d->batch, k, c);
-                if (lanes && cb_write_whole_tile_lanes(&d->cb[k], d->pending[0].x, d->pending[0].y, ch)) {
-                    d->stats.samples_written += done * coverage_count(d->pending[0].coverage);
-                    continue;
-                }
-                for (unsigned l = 0; l < done; l++) {
-                    if (!cov[l])
-                        continue;
-                    for (unsigned c = 0; c < 4; c++)
-                        memcpy(&rgba[m][c], &ch[c][l], sizeof rgba[m][c]);
-                    const float *src1 = NULL;
-                    if (k == 0 && dual) {
-                        for (unsigned c = 0; c < 4; c++)
-                            memcpy(&rgba1[m][c], &eg_ps_batch_color(d->batch, 1, c)[l], sizeof rgba1[m][c]);
-                        src1 = rgba1[m];
-                    }
-                    frag[m] = (struct cb_fragment){d->pending[l].x, d->pending[l].y, cov[l], rgba[m], src1};
-                    d->stats.samples_written += coverage_count(cov[l]);
-                    m++;
-                }
-            }
-            cb_write_tile(&d->cb[k], d->blend_const, frag, m);
-        }
-        d->stats.pixels_shaded += done;
-        return 0;
-    }
     uint32_t cov[EG_PS_BATCH_MAX];
     for (unsigned l = 0; l < done; l++) {
         const struct vc_pixel_out *o = &d->shaded[l];
@@ -576,6 +585,53 @@ static int on_quad(void *ctx, const struct rs_pixel px[4])
     return 0;
 }
 
+/* pending[] as shade_block queues block b: raster order, sample 0, every
+ * sample covered (the weights and positions are the caller's). */
+static void block_pending(struct draw_ctx *d, const struct rs_block *b)
+{
+    uint32_t all = (1u << d->rs.samples) - 1u;
+    for (unsigned l = 0; l < 64; l++) {
+        struct vc_pixel_in *in = &d->pending[l];
+        in->x = (unsigned)b->x + (l & 7);
+        in->y = (unsigned)b->y + (l >> 3);
+        in->sample = 0;
+        in->coverage = all;
+    }
+}
+
+/* After the batch shaded block b: write_batch's work where it needs no
+ * pending[] (no depth / stencil, no alpha to mask, no pixel killed: every
+ * target from the lanes, cb_write_whole_tile_lanes), target by target in
+ * its order, up to the first that cannot be written so.  Returns that
+ * target (RS_NUM_CB: all written, the block's counters too). */
+static unsigned block_lanes_written(struct draw_ctx *d, const struct rs_block *b)
+{
+    if (d->db.active || d->a2m.on)
+        return 0;
+    const bool *killed = eg_ps_batch_killed(d->batch);
+    for (unsigned l = 0; l < 64; l++)
+        if (killed[l])
+            return 0;
+    uint8_t mask = eg_ps_batch_color_mask(d->batch);
+    unsigned num_colors = 0;
+    for (unsigned t = 0; t < VC_RENDER_MAX_TARGETS; t++)
+        if ((mask >> t) & 1u)
+            num_colors = t + 1;
+    unsigned per_pixel = coverage_count((1u << d->rs.samples) - 1u);
+    for (unsigned k = 0; k < RS_NUM_CB; k++) {
+        if (!d->cb_on[k])
+            continue;
+        const uint32_t *ch[4];
+        for (unsigned c = 0; c < 4 && k < num_colors; c++)
+            ch[c] = eg_ps_batch_color(d->batch, k, c);
+        if (k >= num_colors || !cb_write_whole_tile_lanes(&d->cb[k], (unsigned)b->x, (unsigned)b->y, ch))
+            return k;
+        d->stats.samples_written += 64 * per_pixel;
+    }
+    d->stats.pixels_shaded += 64;
+    return RS_NUM_CB;
+}
+
 /* A fully covered 8x8 block of a CB_NORMAL draw, batched and shaded once
  * per pixel: the 64 pixels go to the batch as on_pixel / shade_and_write
  * would queue them (raster order, every sample covered, so the centroid
@@ -587,7 +643,6 @@ static int shade_block(struct draw_ctx *d, const struct rs_block *b)
 {
     if (flush_pending(d))
         return -1;
-    uint32_t all = (1u << d->rs.samples) - 1u;
     /* the centre's weights only: computed here from the block's edge
      * values, without the per-pixel (i, j) triples the flush would read */
     bool centre = d->m_identity && spi_centre_only(&d->spi, d->baryc_needed);
@@ -599,12 +654,31 @@ static int shade_block(struct draw_ctx *d, const struct rs_block *b)
             lin2[j * 8 + i] = (double)(row[1] + (int64_t)i * b->step_x[1]) * b->inv_area;
         }
     }
+    if (centre && !d->pos_zw) {
+        /* the weights straight into the batch's lanes, as arrays: no
+         * position, no per-pixel weights in pending[] (filled only when a
+         * write needs it: block_pending) */
+        float w[4][64];
+        bool linear = (d->baryc_needed >> VC_BARYC_LINEAR_CENTER) & 1u;
+        spi_pair_weights_soa(d->prim_inv_w, lin1, lin2, 64, w[0], w[1], linear ? w[2] : NULL,
+                             linear ? w[3] : NULL);
+        const float *ij[VC_BARYC_COUNT][2] = {[VC_BARYC_PERSP_CENTER] = {w[0], w[1]}};
+        if (linear) {
+            ij[VC_BARYC_LINEAR_CENTER][0] = w[2];
+            ij[VC_BARYC_LINEAR_CENTER][1] = w[3];
+        }
+        if (render_shade_block(d->r, d->lanes, &d->prim, ij) == 1) {
+            d->stats.blocks_batched++;
+            unsigned k0 = block_lanes_written(d, b);
+            if (k0 == RS_NUM_CB)
+                return 1;
+            block_pending(d, b);
+            return write_batch(d, 64, true, k0) ? -1 : 1;
+        }
+    }
+    block_pending(d, b);
     for (unsigned l = 0; l < 64; l++) {
         struct vc_pixel_in *in = &d->pending[l];
-        in->x = (unsigned)b->x + (l & 7);
-        in->y = (unsigned)b->y + (l >> 3);
-        in->sample = 0;
-        in->coverage = all;
         double ij[2] = {lin1[l], lin2[l]};
         pixel_pos(d, (int)in->x, (int)in->y, ij, in->pos);
         if (!centre)

@@ -88,24 +88,53 @@ static inline void weights_pair(double2 a, double2 b, double2 w0, double2 w1, do
     *persp2 = select2(none, b, p2 / q);
 }
 
-void spi_pair_weights(const float inv_w[3], const double *lin1, const double *lin2, unsigned n, unsigned set,
-                      struct vc_pixel_in *out)
+void spi_pair_weights_soa(const float inv_w[3], const double *lin1, const double *lin2, unsigned n, float *persp1,
+                          float *persp2, float *linear1, float *linear2)
 {
     const double2 w0 = {inv_w[0], inv_w[0]}, w1 = {inv_w[1], inv_w[1]}, w2 = {inv_w[2], inv_w[2]};
     if (n > EG_PS_BATCH_MAX)
         n = EG_PS_BATCH_MAX;
-    for (unsigned l = 0; l < n; l += 2) {
-        unsigned m = l + 1 < n ? l + 1 : l;   /* an odd count: the last pixel twice */
-        double2 a = {lin1[l], lin1[m]}, b = {lin2[l], lin2[m]}, p1, p2;
+    unsigned l = 0;
+    for (; l + 2 <= n; l += 2) {
+        double2 a = {lin1[l], lin1[l + 1]}, b = {lin2[l], lin2[l + 1]}, p1, p2;
         weights_pair(a, b, w0, w1, w2, &p1, &p2);
-        for (unsigned k = 0; k < 2 && l + k < n; k++) {
-            float *persp = out[l + k].ij[VC_BARYC_PERSP_CENTER + set];
-            float *linear = out[l + k].ij[VC_BARYC_LINEAR_CENTER + set];
-            linear[0] = (float)a[k];
-            linear[1] = (float)b[k];
-            persp[0] = (float)p1[k];
-            persp[1] = (float)p2[k];
+        persp1[l] = (float)p1[0];
+        persp1[l + 1] = (float)p1[1];
+        persp2[l] = (float)p2[0];
+        persp2[l + 1] = (float)p2[1];
+        if (linear1) {
+            linear1[l] = (float)a[0];
+            linear1[l + 1] = (float)a[1];
+            linear2[l] = (float)b[0];
+            linear2[l + 1] = (float)b[1];
         }
+    }
+    if (l < n) {   /* an odd count: the last pixel in both lanes */
+        double2 a = {lin1[l], lin1[l]}, b = {lin2[l], lin2[l]}, p1, p2;
+        weights_pair(a, b, w0, w1, w2, &p1, &p2);
+        persp1[l] = (float)p1[0];
+        persp2[l] = (float)p2[0];
+        if (linear1) {
+            linear1[l] = (float)a[0];
+            linear2[l] = (float)b[0];
+        }
+    }
+}
+
+void spi_pair_weights(const float inv_w[3], const double *lin1, const double *lin2, unsigned n, unsigned set,
+                      struct vc_pixel_in *out)
+{
+    float w[4][EG_PS_BATCH_MAX];
+    if (n > EG_PS_BATCH_MAX)
+        n = EG_PS_BATCH_MAX;
+    spi_pair_weights_soa(inv_w, lin1, lin2, n, w[0], w[1], w[2], w[3]);
+    for (unsigned l = 0; l < n; l++) {
+        float *persp = out[l].ij[VC_BARYC_PERSP_CENTER + set];
+        float *linear = out[l].ij[VC_BARYC_LINEAR_CENTER + set];
+        persp[0] = w[0][l];
+        persp[1] = w[1][l];
+        linear[0] = w[2][l];
+        linear[1] = w[3][l];
     }
 }
 

@@ -65,5 +65,10 @@ void spi_weights_batch(const struct spi_link *link, const float inv_w[3], const 
  * lin2[l] = j, perspective correction on. */
 void spi_pair_weights(const float inv_w[3], const double *lin1, const double *lin2, unsigned n, unsigned set,
                       struct vc_pixel_in *out);
+/* The same pairs as arrays: pixel l's perspective (i, j) in persp1[l],
+ * persp2[l], its linear one in linear1[l], linear2[l] (both NULL: not
+ * wanted). */
+void spi_pair_weights_soa(const float inv_w[3], const double *lin1, const double *lin2, unsigned n, float *persp1,
+                          float *persp2, float *linear1, float *linear2);
 
 #endif

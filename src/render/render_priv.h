@@ -99,6 +99,15 @@ int render_shade_pixels(struct vc_render *r, struct shade_lanes *lanes, const st
                         const struct vc_mem *mem, const struct vc_prim_inputs *prim,
                         const struct vc_pixel_in *in, unsigned n, struct vc_pixel_out *out, unsigned *done,
                         struct vc_draw_err *err);
+/* Shade the 64 pixels of a fully covered 8x8 block (raster order, sample
+ * 0, every sample covered) whose weights the caller has as arrays:
+ * ij[kind][h][l] is pixel l's weight h of that kind (enum vc_baryc), NULL
+ * for kinds it did not compute.  1: the batch ran them (results in its
+ * batch, as render_shade_pixels' 1); 0: nothing ran, because there is no
+ * batch, the stage reads the position or a kind it was not given, or the
+ * batch stopped (render_shade_pixels then says why, pixel by pixel). */
+int render_shade_block(struct vc_render *r, struct shade_lanes *lanes, const struct vc_prim_inputs *prim,
+                       const float *const ij[VC_BARYC_COUNT][2]);
 /* The draw's pixel stage for many pixels at once (the PS decoded for a
  * batch or a wave; owned by the stage; NULL: pixel by pixel), and another
  * for one more thread (freed with render_shade_lanes_free); its batch, or
@@ -176,6 +185,10 @@ struct cb_target {
      * pix_off[pi] bytes into run pix_run[pi] of its sample plane */
     uint8_t pix_run[64];
     uint16_t pix_off[64];
+    /* the same for the pixel at raster position (y % 8) * 8 + x % 8 of a
+     * micro tile: pix_run / pix_off of its pixel index, looked up once */
+    uint8_t raster_run[64];
+    uint16_t raster_off[64];
     struct addr_table *ctab, *ftab;   /* kept address tables of the colour / FMask layout, or NULL */
     /* The colour, FMask and CMask bytes do not overlap, so the order of
      * stores to them does not change what they end up holding (whole-tile

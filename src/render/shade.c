@@ -604,6 +604,67 @@ int render_shade_quads_run(struct vc_render *r, struct shade_lanes *lanes, const
     return 0;
 }
 
+/* Load the batch's lanes as spi_load_gprs loads one pixel's GPRs (begin
+ * zeroes them; the same values land in the same order) and run it: the
+ * weights from in[l].ij, or, when ij is given, from its arrays
+ * (ij[kind][h][l]: pixel l's weight h of that kind; then no position, and
+ * sample 0).  eg_ps_batch_run's status. */
+static int batch_load_run(const struct shade *s, struct eg_ps_batch *b, const struct vc_prim_inputs *prim, unsigned n,
+                          const struct vc_pixel_in *in, const float *const (*ij)[2])
+{
+    eg_ps_batch_begin(b, n);
+    uint32_t *lanes[PS_MAX_GPRS][4];
+    unsigned ng = s->input_gprs < PS_MAX_GPRS ? s->input_gprs : PS_MAX_GPRS;
+    for (unsigned g = 0; g < ng; g++)
+        for (unsigned c = 0; c < 4; c++)
+            lanes[g][c] = eg_ps_batch_gpr(b, g, c);
+    for (unsigned k = 0; k < s->nbaryc && k / 2 < ng; k++)
+        for (unsigned h = 0; h < 2; h++) {
+            uint32_t *lane = lanes[k / 2][2 * (k % 2) + h];
+            if (!lane)
+                continue;
+            if (ij)
+                memcpy(lane, ij[s->baryc_order[k]][h], n * sizeof *lane);
+            else
+                for (unsigned l = 0; l < n; l++)
+                    memcpy(&lane[l], &in[l].ij[s->baryc_order[k]][h], 4);
+        }
+    if (in && s->pos_ena && s->pos_addr < ng)
+        for (unsigned c = 0; c < 4; c++)
+            if (lanes[s->pos_addr][c])
+                for (unsigned l = 0; l < n; l++)
+                    memcpy(&lanes[s->pos_addr][c][l], &in[l].pos[c], 4);
+    if (s->face_ena && s->face_addr < ng && lanes[s->face_addr][s->face_chan]) {
+        union eg_vec4 g;
+        if (s->face_all_bits)
+            g.u[0] = prim->front_face ? 0xFFFFFFFFu : 0u;
+        else
+            g.f[0] = prim->front_face ? 1.0f : -1.0f;
+        for (unsigned l = 0; l < n; l++)
+            lanes[s->face_addr][s->face_chan][l] = g.u[0];
+    }
+    if (in && s->fixed_ena && s->fixed_addr < ng && lanes[s->fixed_addr][FIXED_PT_SAMPLE_CHAN])
+        for (unsigned l = 0; l < n; l++)
+            lanes[s->fixed_addr][FIXED_PT_SAMPLE_CHAN][l] = in[l].sample;
+    struct eg_ps_param param[VC_RENDER_MAX_PARAMS];
+    for (unsigned i = 0; i < prim->num_inputs; i++)
+        eg_ps_param_from_vertices(&param[i], prim->attr[i][0], prim->attr[i][1], prim->attr[i][2]);
+    return eg_ps_batch_run(b, param, prim->num_inputs);
+}
+
+int render_shade_block(struct vc_render *r, struct shade_lanes *sl, const struct vc_prim_inputs *prim,
+                       const float *const ij[VC_BARYC_COUNT][2])
+{
+    struct shade *s = r->shade;
+    struct eg_ps_batch *b = sl ? sl->batch : NULL;
+    if (!b || s->pos_ena)
+        return 0;
+    for (unsigned k = 0; k < s->nbaryc; k++)
+        if (!ij[s->baryc_order[k]][0] || !ij[s->baryc_order[k]][1])
+            return 0;
+    return batch_load_run(s, b, prim, EG_PS_BATCH_MAX, NULL, ij) == 0;
+}
+
 int render_shade_pixels(struct vc_render *r, struct shade_lanes *sl, const struct vc_regs *regs,
                         const struct vc_mem *mem, const struct vc_prim_inputs *prim,
                         const struct vc_pixel_in *in, unsigned n, struct vc_pixel_out *out, unsigned *done,
@@ -628,42 +689,7 @@ int render_shade_pixels(struct vc_render *r, struct shade_lanes *sl, const struc
         }
         return 0;
     }
-    eg_ps_batch_begin(b, n);
-    uint32_t *lanes[PS_MAX_GPRS][4];
-    unsigned ng = s->input_gprs < PS_MAX_GPRS ? s->input_gprs : PS_MAX_GPRS;
-    for (unsigned g = 0; g < ng; g++)
-        for (unsigned c = 0; c < 4; c++)
-            lanes[g][c] = eg_ps_batch_gpr(b, g, c);
-    /* spi_load_gprs, written straight into the lanes (begin zeroed them;
-     * the same values land in the same order) */
-    for (unsigned k = 0; k < s->nbaryc && k / 2 < ng; k++)
-        for (unsigned h = 0; h < 2; h++) {
-            uint32_t *lane = lanes[k / 2][2 * (k % 2) + h];
-            if (lane)
-                for (unsigned l = 0; l < n; l++)
-                    memcpy(&lane[l], &in[l].ij[s->baryc_order[k]][h], 4);
-        }
-    if (s->pos_ena && s->pos_addr < ng)
-        for (unsigned c = 0; c < 4; c++)
-            if (lanes[s->pos_addr][c])
-                for (unsigned l = 0; l < n; l++)
-                    memcpy(&lanes[s->pos_addr][c][l], &in[l].pos[c], 4);
-    if (s->face_ena && s->face_addr < ng && lanes[s->face_addr][s->face_chan]) {
-        union eg_vec4 g;
-        if (s->face_all_bits)
-            g.u[0] = prim->front_face ? 0xFFFFFFFFu : 0u;
-        else
-            g.f[0] = prim->front_face ? 1.0f : -1.0f;
-        for (unsigned l = 0; l < n; l++)
-            lanes[s->face_addr][s->face_chan][l] = g.u[0];
-    }
-    if (s->fixed_ena && s->fixed_addr < ng && lanes[s->fixed_addr][FIXED_PT_SAMPLE_CHAN])
-        for (unsigned l = 0; l < n; l++)
-            lanes[s->fixed_addr][FIXED_PT_SAMPLE_CHAN][l] = in[l].sample;
-    struct eg_ps_param param[VC_RENDER_MAX_PARAMS];
-    for (unsigned i = 0; i < prim->num_inputs; i++)
-        eg_ps_param_from_vertices(&param[i], prim->attr[i][0], prim->attr[i][1], prim->attr[i][2]);
-    if (eg_ps_batch_run(b, param, prim->num_inputs) != 0) {
+    if (batch_load_run(s, b, prim, n, in, NULL) != 0) {
         /* something only the per-pixel interpreter reports */
         for (unsigned l = 0; l < n; l++) {
             if (pixel(s, regs, mem, prim, &in[l], &out[l], err))
