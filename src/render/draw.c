@@ -647,13 +647,7 @@ static int shade_block(struct draw_ctx *d, const struct rs_block *b)
      * values, without the per-pixel (i, j) triples the flush would read */
     bool centre = d->m_identity && spi_centre_only(&d->spi, d->baryc_needed);
     double lin1[64], lin2[64];
-    for (unsigned j = 0; j < 8; j++) {
-        int64_t row[2] = {b->e[0] + (int64_t)j * b->step_y[0], b->e[1] + (int64_t)j * b->step_y[1]};
-        for (unsigned i = 0; i < 8; i++) {
-            lin1[j * 8 + i] = (double)(row[0] + (int64_t)i * b->step_x[0]) * b->inv_area;
-            lin2[j * 8 + i] = (double)(row[1] + (int64_t)i * b->step_x[1]) * b->inv_area;
-        }
-    }
+    rs_block_weights(b, lin1, lin2);
     if (centre && !d->pos_zw) {
         /* the weights straight into the batch's lanes, as arrays: no
          * position, no per-pixel weights in pending[] (filled only when a

@@ -727,3 +727,45 @@ int rs_pair(const struct rs_state *s, const struct rs_vertex va[3], const struct
     }
     return 0;
 }
+
+/* Integers below 2^53 are doubles exactly, and so are their sums and
+ * small multiples while they stay below it: a block whose edge values
+ * keep well inside that gets its sums in double lanes, two at a time,
+ * with the same results as the int64 sums converted. */
+#define EXACT_DOUBLE_INT (1ll << 52)
+
+typedef double block_double2 __attribute__((vector_size(2 * sizeof(double))));   /* GCC / Clang vectors */
+
+static int64_t abs64(int64_t v)
+{
+    return v < 0 ? -v : v;
+}
+
+static void block_edge_weights(int64_t e, int64_t sx, int64_t sy, double inv_area, double out[64])
+{
+    bool exact = e > -EXACT_DOUBLE_INT && e < EXACT_DOUBLE_INT && abs64(sx) < EXACT_DOUBLE_INT / 16 &&
+                 abs64(sy) < EXACT_DOUBLE_INT / 16 && abs64(e) + 8 * (abs64(sx) + abs64(sy)) < EXACT_DOUBLE_INT;
+    if (!exact) {
+        for (unsigned j = 0; j < 8; j++)
+            for (unsigned i = 0; i < 8; i++)
+                out[j * 8 + i] = (double)(e + (int64_t)i * sx + (int64_t)j * sy) * inv_area;
+        return;
+    }
+    block_double2 col[4], inv = {inv_area, inv_area};
+    for (unsigned i = 0; i < 4; i++)
+        col[i] = (block_double2){(double)(2 * (int64_t)i * sx), (double)((2 * (int64_t)i + 1) * sx)};
+    for (unsigned j = 0; j < 8; j++) {
+        double r = (double)(e + (int64_t)j * sy);
+        block_double2 row = {r, r};
+        for (unsigned i = 0; i < 4; i++) {
+            block_double2 v = (row + col[i]) * inv;
+            memcpy(&out[j * 8 + 2 * i], &v, sizeof v);
+        }
+    }
+}
+
+void rs_block_weights(const struct rs_block *b, double lin1[64], double lin2[64])
+{
+    block_edge_weights(b->e[0], b->step_x[0], b->step_y[0], b->inv_area, lin1);
+    block_edge_weights(b->e[1], b->step_x[1], b->step_y[1], b->inv_area, lin2);
+}

@@ -402,6 +402,10 @@ struct rs_block {
     double inv_area;
 };
 typedef int (*rs_block_fn)(void *ctx, const struct rs_block *b);
+/* The block's 64 pixel centres' weights, raster order (l = row * 8 +
+ * column): lin1[l] = (e[0] + column step_x[0] + row step_y[0]) inv_area,
+ * the sum exact (as int64), likewise lin2 with e[1]. */
+void rs_block_weights(const struct rs_block *b, double lin1[64], double lin2[64]);
 
 /* Rasterise the triangle v[0..2].  `front` says whether it faces front
  * (computed by the caller with rs_triangle_facing). */
