@@ -341,6 +341,59 @@ static void test_every_set(void **state)
     assert_true(checked > 1000);
 }
 
+/* rs_block_weights (a block's 64 edge weights, summed in double lanes
+ * where that is exact) against its definition in render_priv.h, the int64
+ * sum converted and multiplied, bit for bit: edge values and steps of
+ * every magnitude from 1 to 2^62 and both signs (below, across and above
+ * the 2^52 bound of the double lanes), random areas.  Checked by hand when
+ * this was written: an edge unit added to every other column of the lanes'
+ * sums fails it (the block-path render tests do not see a change that
+ * small). */
+static uint64_t rand64(void)
+{
+    return (uint64_t)test_rand() << 32 | test_rand();
+}
+
+static int64_t random_magnitude(unsigned max_bits)
+{
+    unsigned bits = test_rand() % (max_bits + 1);
+    int64_t v = bits ? (int64_t)(rand64() >> (64 - bits)) : 0;
+    return test_rand() % 2 ? -v : v;
+}
+
+static void test_block_weights(void **state)
+{
+    (void)state;
+    test_rand_seed(0xB1E5);
+    unsigned lanes_exact = 0, blocks = 0;
+    for (unsigned k = 0; k < 20000; k++) {
+        struct rs_block b = {.x = 8 * (int)(test_rand() % 64), .y = 8 * (int)(test_rand() % 64)};
+        for (unsigned h = 0; h < 2; h++) {
+            /* steps small enough that e + 7 sx + 7 sy stays inside int64 */
+            b.step_x[h] = random_magnitude(58);
+            b.step_y[h] = random_magnitude(58);
+            b.e[h] = random_magnitude(61);
+        }
+        b.inv_area = 1.0 / (double)(1 + (rand64() >> (test_rand() % 64)));
+        double lin[2][64];
+        rs_block_weights(&b, lin[0], lin[1]);
+        for (unsigned h = 0; h < 2; h++)
+            for (unsigned l = 0; l < 64; l++) {
+                int64_t sum = b.e[h] + (int64_t)(l % 8) * b.step_x[h] + (int64_t)(l / 8) * b.step_y[h];
+                double want = (double)sum * b.inv_area;
+                if (memcmp(&want, &lin[h][l], sizeof want) != 0)
+                    fail_msg("block %u weight %u pixel %u: %a, want %a (e %lld, steps %lld %lld)", k, h, l,
+                             lin[h][l], want, (long long)b.e[h], (long long)b.step_x[h], (long long)b.step_y[h]);
+            }
+        blocks++;
+        int64_t big = (int64_t)1 << 48;
+        lanes_exact += b.e[0] < big && b.e[0] > -big && b.step_x[0] < big / 64 && b.step_x[0] > -big / 64 &&
+                       b.step_y[0] < big / 64 && b.step_y[0] > -big / 64;
+    }
+    printf("  %u blocks, %u with the first edge well inside the double lanes' range\n", blocks, lanes_exact);
+    assert_true(lanes_exact > 1000 && lanes_exact < blocks - 1000);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -349,6 +402,7 @@ int main(void)
         cmocka_unit_test(test_exact_ties),
         cmocka_unit_test(test_zero_sum),
         cmocka_unit_test(test_every_set),
+        cmocka_unit_test(test_block_weights),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
