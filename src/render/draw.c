@@ -87,6 +87,7 @@ struct draw_ctx {
     struct vc_render_stats stats;  /* pixels and samples of this thread, merged per draw */
     /* extra threads sharing the rasterisation (raster_sub) */
     unsigned nthreads;
+    bool threads_set_up;           /* setup_threads ran (at the first large primitive) */
     struct worker *workers;
     unsigned rows_claimed;         /* the threads' shared rs_state.row_next */
     const struct rs_vertex *pair;  /* CB_RESOLVE quad: the second half (rs_pair) */
@@ -118,6 +119,8 @@ void vc_render_free(struct vc_render *r)
     render_workers_free(r->workers);
     render_shade_free(r);
     render_addr_tables_free(r);
+    free(r->draw_kept);
+    free(r->cache_kept);
     free(r);
 }
 
@@ -816,6 +819,8 @@ static void z_plane(struct draw_ctx *d, const struct rs_vertex v[3])
     d->zdy = det != 0.0 ? (x1 * z2 - x2 * z1) / det : 0.0;
 }
 
+static void setup_threads(struct draw_ctx *d);
+
 static int raster_sub(struct draw_ctx *d, const struct rs_vertex v[3])
 {
     d->r->stats.primitives++;
@@ -829,8 +834,14 @@ static int raster_sub(struct draw_ctx *d, const struct rs_vertex v[3])
     }
     /* window coordinates are 1/4096 pixel (raster.c's grid) */
     double area = (double)(maxx - minx) / 4096.0 * (double)(maxy - miny) / 4096.0;
+    if (area < THREAD_MIN_PIXELS)
+        return raster_one(d, v);
+    if (!d->threads_set_up) {   /* the draw's first primitive large enough */
+        setup_threads(d);
+        d->threads_set_up = true;
+    }
     unsigned n = d->nthreads;
-    if (n < 2 || area < THREAD_MIN_PIXELS)
+    if (n < 2)
         return raster_one(d, v);
     /* share 0 runs on this thread, on a copy like the others */
     d->rows_claimed = 0;
@@ -1217,13 +1228,33 @@ static int on_prim(void *ctx, enum vgt_prim_kind kind, const uint32_t *idx, cons
 int vc_render_draw(struct vc_render *r, const struct vc_regs *regs, const struct vc_mem *mem,
                    const struct vc_draw *draw, struct vc_draw_err *err)
 {
-    struct draw_ctx *d = calloc(1, sizeof *d);
-    struct cache_entry *cache = calloc(VERTEX_CACHE, sizeof *cache);
+    struct draw_ctx *d = NULL;
+    struct cache_entry *cache = NULL;
+    bool kept = !r->draw_kept_busy;
+    if (kept) {
+        if (!r->draw_kept)
+            r->draw_kept = malloc(sizeof *r->draw_kept);
+        if (!r->cache_kept)
+            r->cache_kept = malloc(VERTEX_CACHE * sizeof *r->cache_kept);
+        kept = r->draw_kept && r->cache_kept;
+    }
+    if (kept) {
+        r->draw_kept_busy = true;
+        d = r->draw_kept;
+        cache = r->cache_kept;
+    } else {
+        d = malloc(sizeof *d);
+        cache = malloc(VERTEX_CACHE * sizeof *cache);
+    }
     int rc = -1;
     if (!d || !cache) {
         rs_fail(err, "render: out of memory");
         goto out;
     }
+    /* as new: every field 0, no cached vertex */
+    memset(d, 0, sizeof *d);
+    for (unsigned i = 0; i < VERTEX_CACHE; i++)
+        cache[i].valid = false;
     r->draw_serial++; /* tables handed out from here on are this draw's (addr_table.c) */
     r->stats.draws++;
     d->r = r;
@@ -1308,7 +1339,6 @@ int vc_render_draw(struct vc_render *r, const struct vc_regs *regs, const struct
             }
         }
     }
-    setup_threads(d);
     struct vgt_counts vc;
     rc = vgt_run(regs, mem, draw, on_prim, d, &vc, err);
     r->stats.ia_vertices += vc.ia_vertices;
@@ -1318,7 +1348,11 @@ int vc_render_draw(struct vc_render *r, const struct vc_regs *regs, const struct
     r->stats.zpass_samples += d->db.zpass;
     free_threads(d, d->nthreads);
 out:
-    free(cache);
-    free(d);
+    if (kept) {
+        r->draw_kept_busy = false;
+    } else {
+        free(cache);
+        free(d);
+    }
     return rc;
 }

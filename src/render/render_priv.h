@@ -27,6 +27,13 @@ struct vc_render {
     unsigned draw_serial;        /* vc_render_draw's count: a table handed out in this draw stays */
     unsigned threads;            /* vc_render_set_threads; 0: one per online CPU */
     struct render_workers *workers; /* the draws' threads (workers.c), kept across draws */
+    /* A draw's context and vertex cache (draw.c), kept for the next draw:
+     * a program drawing many small things allocates and faults them in
+     * once, not per draw.  NULL until the first draw; draw_kept_busy while
+     * a draw holds them (a draw begun meanwhile allocates its own). */
+    struct draw_ctx *draw_kept;
+    struct cache_entry *cache_kept;
+    bool draw_kept_busy;
     bool block_path_off;         /* tests: fully covered blocks shaded pixel by pixel (draw.c) */
 };
 
