@@ -7,8 +7,9 @@
  * SAMPLE_G after SET_GRADIENTS) picks, against OpenGL 4.6 8.14
  * (lambda = log2(rho), rho the larger scaled derivative length; nearest
  * mipmap: level ceil(lambda + 1/2) - 1 past lambda 1/2; linear: floor and
- * the next, blended by the fraction), each expected level worked out by
- * hand in the table. */
+ * the next, blended by the fraction), and what GET_LOD (textureQueryLod)
+ * returns for it (lambda', and the level per ARB_texture_query_lod), each
+ * expected level worked out by hand in the table. */
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -170,6 +171,8 @@ static int texel(void *c, unsigned r, int x, int y, int z, unsigned s, union eg_
  * each lane reads (the level, or the blend of two).  With SAMPLE_G the
  * derivatives go through SET_GRADIENTS_H (a, c) and _V (b, d) instead, in
  * each lane. */
+static union eg_vec4 last_out[NL];     /* sample_quad's whole results */
+
 static void sample_quad(unsigned inst, float a, float b, float c, float d, float bias, float got[NL])
 {
     float size = (float)(SIZE >> base_level);
@@ -214,8 +217,10 @@ static void sample_quad(unsigned inst, float a, float b, float c, float d, float
     struct eg_shader_err err;
     if (eg_run_ps_lanes(&p, &env, in, NL, 0, out, &err))
         fail_msg("run: %s", err.msg);
-    for (int l = 0; l < NL; l++)
+    for (int l = 0; l < NL; l++) {
         got[l] = out[l].color[0].f[0];
+        last_out[l] = out[l].color[0];
+    }
 }
 
 static void implicit_lod_levels(void **state)
@@ -270,11 +275,50 @@ static void implicit_lod_levels(void **state)
         assert_true(fabsf(got[l] - 1.25f) < 1e-5f);
 }
 
+/* GET_LOD on the same quads: x = lambda' = log2(rho) relative to the base
+ * level, y = the level a sample reads relative to it: 0 without mipmaps,
+ * the nearest level (as implicit_lod_levels finds it) with POINT, lambda
+ * clamped to the levels with LINEAR. */
+static void query_lod(void **state)
+{
+    (void)state;
+    static const struct {
+        float a, d;         /* rho = max(a, d): the quad scales x by a, y by d */
+        unsigned base;
+        float lambda, point, linear;
+    } cases[] = {
+        { 2, 2, 0, 1.0f, 1, 1.0f },
+        { 2.8f, 1, 0, 1.485427f, 1, 1.485427f },    /* log2(2.8) */
+        { 2.9f, 1, 0, 1.536053f, 2, 1.536053f },    /* log2(2.9) */
+        { 0.25f, 0.25f, 0, -2.0f, 0, 0.0f },        /* magnified: level 0 */
+        { 1000, 1, 0, 9.965784f, 6, 6.0f },         /* past the last level (6) */
+        { 4, 4, 2, 2.0f, 2, 2.0f },                 /* base level 2: in its texels */
+        { 1000, 1, 2, 9.965784f, 4, 4.0f },         /* levels 2..6: 4 above the base */
+    };
+    static const unsigned filters[3] = { V_SQ_TEX_Z_FILTER__SQ_TEX_Z_FILTER_NONE,
+                                         V_SQ_TEX_Z_FILTER__SQ_TEX_Z_FILTER_POINT,
+                                         V_SQ_TEX_Z_FILTER__SQ_TEX_Z_FILTER_LINEAR };
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++)
+        for (int f = 0; f < 3; f++) {
+            base_level = cases[k].base;
+            mip_filter = filters[f];
+            float got[NL];
+            sample_quad(V_SQ_TEX_INST__GET_LOD, cases[k].a, 0, 0, cases[k].d, 0, got);
+            float level = f == 0 ? 0.0f : f == 1 ? cases[k].point : cases[k].linear;
+            for (int l = 0; l < NL; l++)
+                if (fabsf(last_out[l].f[0] - cases[k].lambda) > 1e-5f || fabsf(last_out[l].f[1] - level) > 1e-5f)
+                    fail_msg("case %zu filter %d lane %d: (%g, %g), want (%g, %g)", k, f, l,
+                             (double)last_out[l].f[0], (double)last_out[l].f[1], (double)cases[k].lambda,
+                             (double)level);
+        }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(gradients_of_polynomials),
         cmocka_unit_test(implicit_lod_levels),
+        cmocka_unit_test(query_lod),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

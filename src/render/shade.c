@@ -311,6 +311,7 @@ static int reads_neighbours(const struct shade *s, enum stage st, size_t pc, siz
     case V_SQ_TEX_INST__SAMPLE_C:
     case V_SQ_TEX_INST__SAMPLE_LB:
     case V_SQ_TEX_INST__SAMPLE_C_LB:
+    case V_SQ_TEX_INST__GET_LOD:
         return 1;
     default:
         return 0;

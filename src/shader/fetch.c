@@ -212,10 +212,10 @@ int eg_exec_scratch_read(union eg_vec4 *gpr, const union eg_vec4 *scratch, const
  * LOD).
  *
  * Address modes: WRAP / MIRROR / CLAMP_LAST_TEXEL / MIRROR_ONCE_LAST_TEXEL
- * / CLAMP_*BORDER / the half-border forms (see half_border).  Not modelled
- * (a fault): SAMPLE_G_LB / SAMPLE_C_G_LB, SET_TEXTURE_OFFSETS, GATHER4_O*,
- * GET_LOD, explicit gradients on a cube map (Mesa halves them: what the
- * unit makes of them is not documented). */
+ * / CLAMP_*BORDER / the half-border forms (see half_border).  GET_LOD: see
+ * query_lod.  Not modelled (a fault): SAMPLE_G_LB / SAMPLE_C_G_LB,
+ * SET_TEXTURE_OFFSETS, GATHER4_O*, explicit gradients on a cube map (Mesa
+ * halves them: what the unit makes of them is not documented). */
 
 /* Texel coordinate i in [0, size) per address mode, or -1 for the border.
  * 64-bit, so the bilinear neighbour (+1) and the instruction's offset of a
@@ -725,6 +725,22 @@ static int gradients(unsigned inst, union eg_vec4 *gpr, const uint32_t w[4], con
     return 1;
 }
 
+/* GET_LOD (textureQueryLod): x the computed level of detail lambda' (bias
+ * included, not clamped), y the level, relative to BASE_LEVEL, a sample
+ * would read: 0 without mipmapping, the nearest level with MIP_FILTER
+ * POINT, the clamped LOD (a blend of two levels) with LINEAR, within the
+ * view's levels (ARB_texture_query_lod; Mesa's sfn reads the result with
+ * the destination swizzle y, x, so GL gets (level, lambda')). */
+static void query_lod(const struct tex_fetch *f, float lambda, float clamped, union eg_vec4 *v)
+{
+    float top = (float)(f->tr->last_level - f->tr->base_level), level = 0.0f;
+    if (f->s.mip_filter == V_SQ_TEX_Z_FILTER__SQ_TEX_Z_FILTER_POINT)
+        level = clamped > 0.5f ? ceilf(clamped + 0.5f) - 1.0f : 0.0f;
+    else if (f->s.mip_filter == V_SQ_TEX_Z_FILTER__SQ_TEX_Z_FILTER_LINEAR)
+        level = clamped > 0.0f ? clamped : 0.0f;
+    *v = (union eg_vec4){ .f = { lambda, level < top ? level : top, 0.0f, 0.0f } };
+}
+
 int eg_exec_tex(const struct eg_shader_env *env, union eg_vec4 *gpr, unsigned res_base, unsigned sampler_base,
                 const uint32_t w[4], const struct eg_tex_quad *q, char *msg, size_t msglen)
 {
@@ -742,8 +758,9 @@ int eg_exec_tex(const struct eg_shader_env *env, union eg_vec4 *gpr, unsigned re
     bool bias = inst == V_SQ_TEX_INST__SAMPLE_LB || inst == V_SQ_TEX_INST__SAMPLE_C_LB;
     bool lz = inst == V_SQ_TEX_INST__SAMPLE_LZ || inst == V_SQ_TEX_INST__SAMPLE_C_LZ || gather;
     bool grad = inst == V_SQ_TEX_INST__SAMPLE_G || inst == V_SQ_TEX_INST__SAMPLE_C_G;
+    bool get_lod = inst == V_SQ_TEX_INST__GET_LOD;
     cmp = cmp || inst == V_SQ_TEX_INST__SAMPLE_C_G;
-    if (!ld && !info && !nsamples && !cmp && !gather && !explicit_lod && !bias && !lz && !grad &&
+    if (!ld && !info && !nsamples && !cmp && !gather && !explicit_lod && !bias && !lz && !grad && !get_lod &&
         inst != V_SQ_TEX_INST__SAMPLE) {
         snprintf(msg, msglen, "unsupported TEX_INST %u", inst);
         return -1;
@@ -820,7 +837,13 @@ int eg_exec_tex(const struct eg_shader_env *env, union eg_vec4 *gpr, unsigned re
          * would otherwise turn every non-mipmapped GL_LINEAR minification
          * into magnification (the ISA document does not say; chosen so) */
         unsigned filter = lod > 0.0f ? f.s.min_filter : f.s.mag_filter;
+        float lambda = lod;
         lod = isnan(lod) ? f.s.min_lod : lod < f.s.min_lod ? f.s.min_lod : lod > f.s.max_lod ? f.s.max_lod : lod;
+        if (get_lod) {
+            query_lod(&f, lambda, lod, &v);
+            write_sel(&gpr[G_SQ_TEX_WORD1__DST_GPR(w[1])], &v, sel, false);
+            return 0;
+        }
         unsigned l0 = tr.base_level, l1 = l0;
         float frac = 0.0f;
         if (lod > 0.0f && f.s.mip_filter == V_SQ_TEX_Z_FILTER__SQ_TEX_Z_FILTER_POINT) {
