@@ -18,11 +18,12 @@
  *    Comparisons with NaN are false except SETNE (true).  CNDE / CNDGT /
  *    CNDGE compare src0 with 0 the same way, so a NaN selects src2.
  *  - The PRED_SET family keeps a "predicate counter" in its result: 0.0
- *    where the predicate is set, else how many levels the lane is off
- *    (the Evergreen ISA's PRED_SET* pseudo-code; Multi2Sim's Evergreen
- *    emulator gives PRED_SETcc(_INT) the same 0.0 / 1.0, and AMD's Xenos
- *    documentation, quoted in Xenia's ucode.h, the same rule for the
- *    counter ops).  Each sets the predicate (cond) as below; the ALU word's
+ *    where the predicate is set, else how many levels the lane is off.
+ *    Sources: Multi2Sim's Evergreen emulator (written from the Evergreen
+ *    ISA document) gives PRED_SETcc(_INT) 0.0 where set, 1.0 else; AMD's
+ *    Xenos (R500-era) documentation of the same ops, quoted in Xenia's
+ *    ucode.h, gives that and the counter ops below (there with an implicit
+ *    second operand 1.0 for POP).  Each sets the predicate (cond); the ALU word's
  *    UPDATE_PRED / UPDATE_EXECUTE_MASK decide what that changes.
  *      PRED_SETcc(a, b):      set = a cc b; result 0.0 / 1.0
  *      PRED_SET_INV(a):       set = a == 1.0; result 0.0, else 1.0 for
