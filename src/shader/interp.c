@@ -659,8 +659,8 @@ static int cf_emit(void *ctx, struct eg_cf *c, unsigned inst, unsigned stream, u
 {
     struct machine *m = ctx;
     (void)c;
-    if (!m->env->emit)
-        return fault(m, "%s outside the geometry path", eg_cf_inst_name(S_SQ_CF_WORD1__CF_INST(inst)));
+    if (!m->env->emit) /* not a GS */
+        return fault(m, "unsupported CF instruction 0x%02x (%s)", inst, eg_cf_inst_name(S_SQ_CF_WORD1__CF_INST(inst)));
     bool emit = inst != V_SQ_CF_INST__CUT_VERTEX, cut = inst != V_SQ_CF_INST__EMIT_VERTEX;
     for (m->cl = 0; m->cl < m->nl; m->cl++) {
         if (!(lanes >> m->cl & 1u))
