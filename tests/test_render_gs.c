@@ -23,9 +23,12 @@
  *   dropped vertex (kept, it would add (c' b' e) with e at (-1, -0.9), over
  *   pixels no other triangle covers); 1 GS invocation and 3 primitives are
  *   counted;
+ * - triangles with adjacency: the GS reads the triangle's vertices 0, 2, 4
+ *   from R0.x, R0.w, R1.y and draws the plain path's triangle;
  * - what the model does not take stops the draw with its name: stream-out,
  *   GS instancing, tessellation, a ring without size or outside memory, an
- *   output primitive type that does not exist. */
+ *   output primitive type that does not exist, triangle strips with
+ *   adjacency. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -126,18 +129,26 @@ static void emit_vertex(struct eg_asm *a, unsigned pos, unsigned col)
     alu2(a, V_SQ_ALU_OP2__ADD_INT, 7, 0, eg_src_gpr(7, 0), eg_src_lit_u(2), true);
 }
 
-enum gs_kind { GS_PASS, GS_STRIPS };
+enum gs_kind { GS_PASS, GS_STRIPS, GS_ADJ };
 
 static size_t build_gs(enum gs_kind kind, uint32_t *w, size_t cap)
 {
     struct eg_asm a;
     size_t n;
     eg_asm_init(&a);
+    /* the inputs' item offsets: vertices 0, 1, 2 in R0.x, R0.y, R0.w; with
+     * adjacency the triangle's are vertices 0, 2, 4: R0.x, R0.w, R1.y (kept
+     * in R14: the fetches write R1) */
+    if (kind == GS_ADJ) {
+        eg_asm_alu_clause(&a, V_SQ_CF_ALU_INST__ALU, NULL);
+        alu2(&a, V_SQ_ALU_OP2__MOV, 14, 1, eg_src_gpr(1, 1), eg_src_gpr(1, 1), true);
+    }
     eg_asm_vtx_clause(&a);
-    const unsigned chan[3] = { 0, 1, 3 };   /* R0.x, R0.y, R0.w */
+    const unsigned gpr[3] = { 0, 0, kind == GS_ADJ ? 14 : 0 };
+    const unsigned chan[3] = { 0, kind == GS_ADJ ? 3 : 1, kind == GS_ADJ ? 1 : 3 };
     for (unsigned v = 0; v < 3; v++) {
-        ring_fetch(&a, 1 + 2 * v, 0, chan[v], 0);
-        ring_fetch(&a, 2 + 2 * v, 0, chan[v], 16);
+        ring_fetch(&a, 1 + 2 * v, gpr[v], chan[v], 0);
+        ring_fetch(&a, 2 + 2 * v, gpr[v], chan[v], 16);
     }
     eg_asm_alu_clause(&a, V_SQ_CF_ALU_INST__ALU, NULL);
     alu2(&a, V_SQ_ALU_OP2__MOV, 7, 0, eg_src_special(V_SQ_ALU_SRC__ZERO, 0), eg_src_gpr(0, 0), true);
@@ -249,7 +260,7 @@ static void gs_on(struct scene *sc, enum gs_kind kind, unsigned color_param)
     ring_resource(sc, V_SQ_FETCH_RESOURCE_BASE__GS + RING_SLOT, esgs, ESGS_BYTES);
     ring_resource(sc, V_SQ_FETCH_RESOURCE_BASE__VS + RING_SLOT, gsvs, GSVS_BYTES);
     /* two outputs of 4 dwords per vertex, on either side */
-    unsigned max_out = kind == GS_PASS ? 3 : MAX_VERT_OUT;
+    unsigned max_out = kind == GS_STRIPS ? MAX_VERT_OUT : 3;
     scene_set_reg(sc->regs, REG_SQ_ESGS_RING_ITEMSIZE, 8);
     scene_set_reg(sc->regs, REG_SQ_GS_VERT_ITEMSIZE, 8);
     scene_set_reg(sc->regs, REG_SQ_GSVS_RING_ITEMSIZE, 8 * max_out);
@@ -366,6 +377,40 @@ static void strips_cut_and_max_vertices(void **state)
     scene_free(&gs);
 }
 
+/* Triangles with adjacency: the GS gets six vertices and draws the
+ * triangle of the even ones, exactly as the plain path draws it. */
+static void adjacency_input(void **state)
+{
+    (void)state;
+    struct scene plain, gs;
+    struct eg_demo_shaders sh;
+    char why[200] = "";
+    scene_start(&plain, &sh);
+    if (scene_render(&plain, why))
+        fail_msg("plain: %s", why);
+    scene_start(&gs, &sh);
+    struct vtx v[6], junk = { { 0.3f, 0.2f, 0.0f, 1.0f }, { 1, 1, 0, 1 } };
+    for (unsigned k = 0; k < 6; k++)
+        read_vertex(&gs, k, &v[k], &sh);
+    const struct vtx buf[9] = { v[0], junk, v[1], junk, v[2], junk, v[3], v[4], v[5] };
+    for (unsigned k = 0; k < 9; k++)
+        write_vertex(&gs, k, &buf[k], &sh);
+    gs.tri_vertices = 6;
+    gs.tri_prim = V_VGT_DI_PRIM_TYPE__DI_PT_TRILIST_ADJ;
+    gs_on(&gs, GS_ADJ, sh.color_param);
+    if (scene_render(&gs, why))
+        fail_msg("GS: %s", why);
+    struct vc_render_stats st;
+    vc_render_get_stats(gs.r, &st);
+    assert_int_equal(st.gs_invocations, 1);
+    uint8_t *a = frame(&plain), *b = frame(&gs);
+    assert_int_equal(differing(a, b), 0);
+    free(a);
+    free(b);
+    scene_free(&plain);
+    scene_free(&gs);
+}
+
 /* Each thing the model does not take stops the draw, naming it. */
 static void refused_state_is_named(void **state)
 {
@@ -390,6 +435,17 @@ static void refused_state_is_named(void **state)
             fail_msg("case %u: \"%s\" does not say \"%s\"", i, why, cases[i].want);
         scene_free(&sc);
     }
+    /* a triangle strip with adjacency (its hardware vertex order is not GL's) */
+    struct scene sc;
+    struct eg_demo_shaders sh;
+    char why[200] = "";
+    scene_start(&sc, &sh);
+    gs_on(&sc, GS_PASS, sh.color_param);
+    sc.tri_prim = V_VGT_DI_PRIM_TYPE__DI_PT_TRISTRIP_ADJ;
+    sc.tri_vertices = 6;
+    assert_int_equal(scene_render(&sc, why), -1);
+    assert_non_null(strstr(why, "triangle strips with adjacency"));
+    scene_free(&sc);
 }
 
 int main(void)
@@ -397,6 +453,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(pass_through_gs_draws_the_triangle),
         cmocka_unit_test(strips_cut_and_max_vertices),
+        cmocka_unit_test(adjacency_input),
         cmocka_unit_test(refused_state_is_named),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

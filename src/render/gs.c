@@ -224,12 +224,6 @@ static int on_input(void *ctx, enum vgt_prim_kind kind, const uint32_t *idx, con
     return gs_output(g, slot * g->g.gs_item);
 }
 
-static bool adjacency(unsigned prim_type)
-{
-    return prim_type == V_VGT_DI_PRIM_TYPE__DI_PT_LINELIST_ADJ || prim_type == V_VGT_DI_PRIM_TYPE__DI_PT_LINESTRIP_ADJ ||
-           prim_type == V_VGT_DI_PRIM_TYPE__DI_PT_TRILIST_ADJ || prim_type == V_VGT_DI_PRIM_TYPE__DI_PT_TRISTRIP_ADJ;
-}
-
 int gs_draw(struct vc_render *r, const struct vc_regs *regs, const struct vc_mem *mem, const struct vc_draw *draw,
             gs_prim_fn fn, void *ctx, struct vgt_counts *counts, struct vc_draw_err *err)
 {
@@ -237,8 +231,11 @@ int gs_draw(struct vc_render *r, const struct vc_regs *regs, const struct vc_mem
     if (!r->shaders.es || !r->shaders.gs)
         return rs_fail(err, "GS: a geometry-shader draw, and the shader stages have no ES / GS");
     unsigned pt = G_VGT_PRIMITIVE_TYPE__PRIM_TYPE(draw->prim_type);
-    if (adjacency(pt))
-        return rs_fail(err, "GS: input primitives with adjacency (primitive type %u) are not modelled", pt);
+    /* the hardware's vertex order for a triangle strip with adjacency is
+     * not the GL one (Mesa's GS rotates odd primitives' inputs:
+     * sfn_shader_gs.cpp emit_adj_fix) and is not modelled */
+    if (pt == V_VGT_DI_PRIM_TYPE__DI_PT_TRISTRIP_ADJ)
+        return rs_fail(err, "GS: triangle strips with adjacency into a geometry shader are not modelled");
     struct gs_run *g = calloc(1, sizeof *g);
     int rc = -1;
     if (!g)

@@ -325,7 +325,8 @@ int scene_render(struct scene *sc, char *why)
     /* glClear: CMask to 0 (fast-cleared), as cs_002's CP_DMA does */
     memset(sc->mem + (sc->color_addr - sc->gpu_base) + sc->lay.cmask.offset, 0, sc->lay.cmask.size);
     unsigned tri = sc->tri_vertices ? sc->tri_vertices : 3;
-    if (!sc->skip_triangle && draw(sc, V_CB_MODE__CB_NORMAL, V_VGT_DI_PRIM_TYPE__DI_PT_TRILIST, 0, tri, why))
+    unsigned prim = sc->tri_prim ? sc->tri_prim : V_VGT_DI_PRIM_TYPE__DI_PT_TRILIST;
+    if (!sc->skip_triangle && draw(sc, V_CB_MODE__CB_NORMAL, prim, 0, tri, why))
         return -1;
     if (sc->before_resolve)
         sc->before_resolve(sc);
