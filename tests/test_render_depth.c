@@ -49,6 +49,8 @@ struct rig {
     float z;
     bool export_s;
     uint8_t s;
+    bool export_mask;
+    uint32_t mask;
 };
 
 static void *rig_ptr(void *ctx, uint64_t addr, uint64_t len)
@@ -90,6 +92,8 @@ static int stand_in_pixel(void *ctx, const struct vc_regs *regs, const struct vc
     out->depth = g->z;
     out->stencil_written = g->export_s;
     out->stencil = g->s;
+    out->mask_written = g->export_mask;
+    out->mask = g->mask;
     return 0;
 }
 
@@ -524,6 +528,52 @@ static void test_depth_sample_order(void **state)
     }
 }
 
+/* Sample offsets of the 4-sample rig (1/16 pixel), all different. */
+static const int MSAA4_DX[4] = {-6, 2, 6, -2}, MSAA4_DY[4] = {-2, -6, 2, 6};
+
+/* The rig at 4 samples without colour (CB_DISABLE): a 2D-tiled Z_32_FLOAT
+ * depth and STENCIL_8 surface (MSAA needs 2D tiling): 8 banks, bank width /
+ * height and macro aspect 1, depth tile split 1 KiB (no split at 4 x 4
+ * bytes), stencil 256. */
+static void msaa4_rig(struct rig *g)
+{
+    rig_init(g, V_DB_Z_FORMAT__Z_32_FLOAT);
+    uint32_t locs = 0;
+    for (unsigned i = 0; i < 4; i++)
+        locs |= ((uint32_t)(MSAA4_DX[i] & 0xF) | (uint32_t)(MSAA4_DY[i] & 0xF) << 4) << (8 * i);
+    scene_set_reg(g->regs, REG_PA_SC_AA_CONFIG, S_PA_SC_AA_CONFIG__MSAA_NUM_SAMPLES(2));
+    scene_set_reg(g->regs, REG_PA_SC_MODE_CNTL_0, S_PA_SC_MODE_CNTL_0__MSAA_ENABLE(1));
+    scene_set_reg(g->regs, REG_PA_SC_AA_SAMPLE_LOCS(0), locs);
+    scene_set_reg(g->regs, REG_CB_COLOR_CONTROL, S_CB_COLOR_CONTROL__MODE(V_CB_MODE__CB_DISABLE));
+    scene_set_reg(g->regs, REG_DB_Z_INFO, S_DB_Z_INFO__FORMAT(V_DB_Z_FORMAT__Z_32_FLOAT) |
+                                            S_DB_Z_INFO__ARRAY_MODE(V_ARRAY_MODE__ARRAY_2D_TILED_THIN1) |
+                                            S_DB_Z_INFO__NUM_BANKS(2) | S_DB_Z_INFO__TILE_SPLIT(4));
+    scene_set_reg(g->regs, REG_DB_STENCIL_INFO, S_DB_STENCIL_INFO__FORMAT(V_DB_STENCIL_FORMAT__STENCIL_8) |
+                                                  S_DB_STENCIL_INFO__TILE_SPLIT(2));
+}
+
+/* The tiling library's maps of msaa4_rig's depth and stencil surfaces. */
+static void msaa4_maps(struct cedar_tile_map *zm, struct cedar_tile_map *sm)
+{
+    struct cedar_surface sz = {0};
+    sz.mode = CEDAR_MODE_2D_THIN;
+    sz.aligned_width = sz.width = W;
+    sz.aligned_height = sz.height = H;
+    sz.tiling = (struct cedar_tiling){2, 8, 256, 1024};
+    sz.bankw = sz.bankh = sz.mtilea = 1;
+    sz.samples = 4;
+    struct cedar_tile_opts o = {.order = CEDAR_MICRO_NON_DISPLAYABLE, .depth_sample_order = 1};
+    struct cedar_layout_err e = {{0}};
+    sz.bpe = 4;
+    sz.tile_split = 1024;
+    if (cedar_tile_map_init(zm, &sz, &o, &e))
+        fail_msg("depth map: %s", e.msg);
+    sz.bpe = 1;
+    sz.tile_split = 256;
+    if (cedar_tile_map_init(sm, &sz, &o, &e))
+        fail_msg("stencil map: %s", e.msg);
+}
+
 /* 4x MSAA depth (the DB's depth sample order, 32-bit float depth, 2D tiled)
  * and 4x stencil under a sloped triangle: each sample stores the window z
  * at its own position (pixel centre + SAMPLE_LOCS offset / 16), the plane
@@ -535,22 +585,7 @@ static void test_depth_msaa_samples(void **state)
 {
     (void)state;
     struct rig g;
-    rig_init(&g, V_DB_Z_FORMAT__Z_32_FLOAT);
-    const int dx[4] = {-6, 2, 6, -2}, dy[4] = {-2, -6, 2, 6};
-    uint32_t locs = 0;
-    for (unsigned i = 0; i < 4; i++)
-        locs |= ((uint32_t)(dx[i] & 0xF) | (uint32_t)(dy[i] & 0xF) << 4) << (8 * i);
-    scene_set_reg(g.regs, REG_PA_SC_AA_CONFIG, S_PA_SC_AA_CONFIG__MSAA_NUM_SAMPLES(2));
-    scene_set_reg(g.regs, REG_PA_SC_MODE_CNTL_0, S_PA_SC_MODE_CNTL_0__MSAA_ENABLE(1));
-    scene_set_reg(g.regs, REG_PA_SC_AA_SAMPLE_LOCS(0), locs);
-    scene_set_reg(g.regs, REG_CB_COLOR_CONTROL, S_CB_COLOR_CONTROL__MODE(V_CB_MODE__CB_DISABLE));
-    /* 2D tiled (MSAA needs it): 8 banks, bank width / height and macro
-     * aspect 1, depth tile split 1 KiB (no split at 4 x 4 bytes), stencil 256 */
-    scene_set_reg(g.regs, REG_DB_Z_INFO, S_DB_Z_INFO__FORMAT(V_DB_Z_FORMAT__Z_32_FLOAT) |
-                                           S_DB_Z_INFO__ARRAY_MODE(V_ARRAY_MODE__ARRAY_2D_TILED_THIN1) |
-                                           S_DB_Z_INFO__NUM_BANKS(2) | S_DB_Z_INFO__TILE_SPLIT(4));
-    scene_set_reg(g.regs, REG_DB_STENCIL_INFO, S_DB_STENCIL_INFO__FORMAT(V_DB_STENCIL_FORMAT__STENCIL_8) |
-                                                 S_DB_STENCIL_INFO__TILE_SPLIT(2));
+    msaa4_rig(&g);
     stencil_replace(&g, 0x5A);
     set_depth_control(&g, S_DB_DEPTH_CONTROL__Z_ENABLE(1) | S_DB_DEPTH_CONTROL__Z_WRITE_ENABLE(1) |
                               S_DB_DEPTH_CONTROL__ZFUNC(V_COMPARE_FUNC__STENCILFUNC_ALWAYS) |
@@ -560,35 +595,62 @@ static void test_depth_msaa_samples(void **state)
     /* (0, 0), (128, 0), (0, 128) in the window: corners (-1, -1), (3, -1), (-1, 3) */
     big_triangle(&g, -0.5f, 0.5f, 0.0f, true);
     draw(&g);
-    struct cedar_surface sz = {0};
-    sz.mode = CEDAR_MODE_2D_THIN;
-    sz.aligned_width = sz.width = W;
-    sz.aligned_height = sz.height = H;
-    sz.tiling = (struct cedar_tiling){2, 8, 256, 1024};
-    sz.bankw = sz.bankh = sz.mtilea = 1;
-    sz.samples = 4;
-    struct cedar_tile_opts o = {.order = CEDAR_MICRO_NON_DISPLAYABLE, .depth_sample_order = 1};
     struct cedar_tile_map zm, sm;
-    struct cedar_layout_err e = {{0}};
-    sz.bpe = 4;
-    sz.tile_split = 1024;
-    if (cedar_tile_map_init(&zm, &sz, &o, &e))
-        fail_msg("depth map: %s", e.msg);
-    sz.bpe = 1;
-    sz.tile_split = 256;
-    if (cedar_tile_map_init(&sm, &sz, &o, &e))
-        fail_msg("stencil map: %s", e.msg);
+    msaa4_maps(&zm, &sm);
     for (unsigned y = 0; y < H; y++)
         for (unsigned x = 0; x < W; x++)
             for (unsigned smp = 0; smp < 4; smp++) {
                 float z;
                 memcpy(&z, g.mem + DEPTH_OFF + cedar_tile_addr(&zm, x, y, smp, 0), sizeof z);
-                double px = x + 0.5 + dx[smp] / 16.0, py = y + 0.5 + dy[smp] / 16.0;
+                double px = x + 0.5 + MSAA4_DX[smp] / 16.0, py = y + 0.5 + MSAA4_DY[smp] / 16.0;
                 double want = 0.25 + px / 256.0 + py / 512.0;
                 if (!(fabs(z - want) < 1e-6))
                     fail_msg("pixel %u,%u sample %u: z %.9g, want %.9g", x, y, smp, z, want);
                 assert_int_equal(g.mem[STENCIL_OFF + cedar_tile_addr(&sm, x, y, smp, 0)], 0x5A);
             }
+    rig_free(&g);
+}
+
+/* The sample mask a pixel shader exports (gl_SampleMask, Z export .z) under
+ * DB_SHADER_CONTROL.MASK_EXPORT_ENABLE: GL ANDs the fragment's coverage with
+ * it, so with the mask 0b0101 only samples 0 and 2 of each pixel are tested,
+ * written and counted; samples 1 and 3 keep what the buffer held (0.0).
+ * Without MASK_EXPORT_ENABLE the export changes nothing (Mesa sets the bit
+ * only for a multisampled target, evergreen_state.c).  In a CB_NORMAL draw
+ * (its pixel stage runs; no colour target enabled) and a CB_DISABLE one. */
+static void test_sample_mask_export(void **state)
+{
+    (void)state;
+    struct rig g;
+    msaa4_rig(&g);
+    struct cedar_tile_map zm, sm;
+    msaa4_maps(&zm, &sm);
+    set_depth_control(&g, S_DB_DEPTH_CONTROL__Z_ENABLE(1) | S_DB_DEPTH_CONTROL__Z_WRITE_ENABLE(1) |
+                              S_DB_DEPTH_CONTROL__ZFUNC(V_COMPARE_FUNC__STENCILFUNC_ALWAYS));
+    big_triangle(&g, 0.5f, 0.5f, 0.5f, true);   /* window z 0.75 everywhere */
+    g.export_mask = true;
+    g.mask = 0x5;
+    const uint64_t pixels = (uint64_t)W * H;
+    for (unsigned pass = 0; pass < 3; pass++) {
+        uint32_t mode = pass == 1 ? V_CB_MODE__CB_NORMAL : V_CB_MODE__CB_DISABLE;
+        bool on = pass > 0;
+        memset(g.mem + DEPTH_OFF, 0, STENCIL_OFF - DEPTH_OFF);
+        scene_set_reg(g.regs, REG_CB_COLOR_CONTROL, S_CB_COLOR_CONTROL__MODE(mode) | S_CB_COLOR_CONTROL__ROP3(0xCC));
+        scene_set_reg(g.regs, REG_CB_TARGET_MASK, 0); /* the rig's colour buffer is single-sample */
+        scene_set_reg(g.regs, REG_DB_SHADER_CONTROL, S_DB_SHADER_CONTROL__MASK_EXPORT_ENABLE(on));
+        uint64_t before = zpass(&g);
+        draw(&g);
+        assert_int_equal(zpass(&g) - before, pixels * (on ? 2 : 4));
+        for (unsigned y = 0; y < H; y += 7)
+            for (unsigned x = 0; x < W; x += 5)
+                for (unsigned smp = 0; smp < 4; smp++) {
+                    float z;
+                    memcpy(&z, g.mem + DEPTH_OFF + cedar_tile_addr(&zm, x, y, smp, 0), sizeof z);
+                    float want = !on || (g.mask >> smp & 1u) ? 0.75f : 0.0f;
+                    if (z != want)
+                        fail_msg("pass %u pixel %u,%u sample %u: z %g, want %g", pass, x, y, smp, z, want);
+                }
+    }
     rig_free(&g);
 }
 
@@ -600,7 +662,7 @@ int main(void)
         cmocka_unit_test(test_stencil_export),
         cmocka_unit_test(test_depth_only_draw),   cmocka_unit_test(test_htile),
         cmocka_unit_test(test_depth_sample_order), cmocka_unit_test(test_depth_copy),
-        cmocka_unit_test(test_depth_msaa_samples),
+        cmocka_unit_test(test_depth_msaa_samples), cmocka_unit_test(test_sample_mask_export),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -416,10 +416,11 @@ static void kill_pixel(void **state)
     assert_false(out.killed);
 }
 
-/* The Z export (ARRAY_BASE 61) as Mesa's r600_shader.c emits it: the depth
- * in .x (here from R1.z), the stencil reference in .y (R2.y, an integer), in
- * two exports whose other channels are masked (SEL 7); a masked channel
- * leaves what the other export wrote. */
+/* The Z export (ARRAY_BASE 61) as Mesa's r600_shader.c / sfn_shader_fs.cpp
+ * emit it: the depth in .x (here from R1.z), the stencil reference in .y
+ * (R2.y, an integer), gl_SampleMask in .z (R3.x, an integer), in exports
+ * whose other channels are masked (SEL 7); a masked channel leaves what the
+ * other exports wrote. */
 static void z_and_stencil_exports(void **state)
 {
     (void)state;
@@ -432,11 +433,15 @@ static void z_and_stencil_exports(void **state)
                                      .last = true });
     eg_asm_alu(&a, &(struct eg_alu){ .op = V_SQ_ALU_OP2__MOV, .dst = { 2, 1, true }, .src = { eg_src_lit_u(0xC3) },
                                      .last = true });
+    eg_asm_alu(&a, &(struct eg_alu){ .op = V_SQ_ALU_OP2__MOV, .dst = { 3, 0, true },
+                                     .src = { eg_src_lit_u(0x80000005u) }, .last = true });
     const unsigned M = V_SQ_INST_SEL__MASK;
     eg_asm_export(&a, &(struct eg_export){ .type = V_SQ_EXPORT_TYPE__PIXEL, .array_base = 61, .gpr = 1,
                                            .sel = { V_SQ_INST_SEL__Z, M, M, M } });
     eg_asm_export(&a, &(struct eg_export){ .type = V_SQ_EXPORT_TYPE__PIXEL, .array_base = 61, .gpr = 2,
-                                           .sel = { M, V_SQ_INST_SEL__Y, M, M }, .done = true });
+                                           .sel = { M, V_SQ_INST_SEL__Y, M, M } });
+    eg_asm_export(&a, &(struct eg_export){ .type = V_SQ_EXPORT_TYPE__PIXEL, .array_base = 61, .gpr = 3,
+                                           .sel = { M, M, V_SQ_INST_SEL__X, M }, .done = true });
     assert_int_equal(eg_asm_finish(&a, true, w, 64, &n), 0);
     struct env_ctx c = { 0 };
     struct eg_ps_param p;
@@ -449,6 +454,8 @@ static void z_and_stencil_exports(void **state)
     assert_true(out.depth == 0.375f);
     assert_true(out.stencil_written);
     assert_int_equal(out.stencil, 0xC3);
+    assert_true(out.mask_written);
+    assert_int_equal(out.mask, 0x80000005u);
 }
 
 static void unsupported_opcode_is_named(void **state)

@@ -81,6 +81,8 @@ struct vc_pixel_out {
     float depth;                           /* that depth (window z) */
     bool stencil_written;                  /* the shader exported a stencil reference (Z export .y) */
     uint8_t stencil;                       /* that reference (its low 8 bits) */
+    bool mask_written;                     /* the shader exported a sample mask (Z export .z) */
+    uint32_t mask;                         /* that mask (bit s = sample s) */
 };
 
 /* Where the geometry path's stages put their output (src/render/gs.c):

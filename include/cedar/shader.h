@@ -362,6 +362,8 @@ struct eg_ps_output {
     bool depth_written;
     uint32_t stencil;           /* ARRAY_BASE 61, .y: the stencil reference, integer bits */
     bool stencil_written;
+    uint32_t mask;              /* ARRAY_BASE 61, .z: the sample mask (gl_SampleMask), integer bits */
+    bool mask_written;
     bool killed;                /* a KILL* instruction fired */
 };
 

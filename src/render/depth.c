@@ -109,6 +109,7 @@ int db_init(struct db_state *db, const struct vc_regs *regs, const struct vc_mem
     db->count = !G_DB_COUNT_CONTROL__ZPASS_INCREMENT_DISABLE(vc_reg(regs, REG_DB_COUNT_CONTROL));
     db->z_export = G_DB_SHADER_CONTROL__Z_EXPORT_ENABLE(sc);
     db->s_export = G_DB_SHADER_CONTROL__STENCIL_EXPORT_ENABLE(sc);
+    db->mask_export = G_DB_SHADER_CONTROL__MASK_EXPORT_ENABLE(sc);
     bool have_z = db->zformat != V_DB_Z_FORMAT__Z_INVALID;
     db->z_on = have_z && G_DB_DEPTH_CONTROL__Z_ENABLE(dc);
     db->z_write = db->z_on && G_DB_DEPTH_CONTROL__Z_WRITE_ENABLE(dc);

@@ -35,6 +35,7 @@ struct db_state {
     bool count;                   /* DB_COUNT_CONTROL: ZPASS counting on */
     bool z_export;                /* DB_SHADER_CONTROL.Z_EXPORT_ENABLE */
     bool s_export;                /* DB_SHADER_CONTROL.STENCIL_EXPORT_ENABLE */
+    bool mask_export;             /* DB_SHADER_CONTROL.MASK_EXPORT_ENABLE */
     bool clamp;                   /* viewport Z clamp (not DISABLE_VIEWPORT_CLAMP) */
     unsigned zformat;             /* V_DB_Z_FORMAT__*, INVALID: no depth surface */
     bool has_stencil;             /* a STENCIL_8 surface */

@@ -239,10 +239,14 @@ static inline unsigned coverage_count(uint32_t m)
  * `coverage` that pass.  Depth per sample from the primitive's plane at the
  * sample's position, or the shader's export for all of them; the stencil
  * reference from the registers or the shader's export (`out`: NULL when the
- * pixel stage did not run). */
+ * pixel stage did not run).  Under MASK_EXPORT_ENABLE the exported sample
+ * mask first removes the samples it lacks (GL: the fragment's coverage is
+ * ANDed with gl_SampleMask), before they are tested or counted. */
 static uint32_t depth_test(struct draw_ctx *d, unsigned x, unsigned y, uint32_t coverage,
                            const struct vc_pixel_out *out)
 {
+    if (out && out->mask_written && d->db.mask_export)
+        coverage &= out->mask;
     if (!d->db.active)
         return coverage;
     const float *exported = out && out->depth_written ? &out->depth : NULL;
@@ -1191,7 +1195,7 @@ int vc_render_draw(struct vc_render *r, const struct vc_regs *regs, const struct
     d->shading = (d->mode == V_CB_MODE__CB_NORMAL && !d->db.copy_z && !d->db.copy_s) ||
                  (d->mode == V_CB_MODE__CB_DISABLE &&
                   (G_DB_SHADER_CONTROL__Z_EXPORT_ENABLE(db_sc) || G_DB_SHADER_CONTROL__STENCIL_EXPORT_ENABLE(db_sc) ||
-                   G_DB_SHADER_CONTROL__KILL_ENABLE(db_sc)));
+                   G_DB_SHADER_CONTROL__MASK_EXPORT_ENABLE(db_sc) || G_DB_SHADER_CONTROL__KILL_ENABLE(db_sc)));
     if (!r->shaders.vertex || (d->shading && !r->shaders.pixel)) {
         rs_fail(err, "render: no shader stages (out of memory when the renderer was made)");
         goto out;

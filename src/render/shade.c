@@ -530,6 +530,8 @@ static void ps_output(const struct eg_ps_output *o, struct vc_pixel_out *out)
     out->depth = o->depth;
     out->stencil_written = o->stencil_written;
     out->stencil = (uint8_t)o->stencil;
+    out->mask_written = o->mask_written;
+    out->mask = o->mask;
     out->num_colors = 0;
     for (unsigned t = 0; t < VC_RENDER_MAX_TARGETS; t++)
         if ((o->color_mask >> t) & 1u) {

@@ -569,9 +569,10 @@ int eg_export_lane(bool is_ps, uint32_t w0, uint32_t w1, unsigned b, const union
         dst = &po->color[a];
         po->color_mask |= (uint8_t)(1u << a);
     } else if (type == V_SQ_EXPORT_TYPE__PIXEL && is_ps && a == V_SQ_EXPORT_ARRAY_BASE__PIXEL_Z) {
-        /* x the depth, y the stencil reference (Mesa r600_shader.c
-         * exports gl_FragStencilRefARB's integer as .y of ARRAY_BASE 61,
-         * the depth as .x, each in its own export, the rest masked) */
+        /* x the depth, y the stencil reference, z the sample mask (Mesa
+         * r600_shader.c / sfn_shader_fs.cpp export gl_FragStencilRefARB's
+         * integer as .y of ARRAY_BASE 61, gl_SampleMask's as .z, the depth
+         * as .x, each in its own export, the rest masked) */
         if (sel[0] <= V_SQ_INST_SEL__W) {
             po->depth = src->f[sel[0]];
             po->depth_written = true;
@@ -579,6 +580,10 @@ int eg_export_lane(bool is_ps, uint32_t w0, uint32_t w1, unsigned b, const union
         if (sel[1] <= V_SQ_INST_SEL__W) {
             po->stencil = src->u[sel[1]];
             po->stencil_written = true;
+        }
+        if (sel[2] <= V_SQ_INST_SEL__W) {
+            po->mask = src->u[sel[2]];
+            po->mask_written = true;
         }
         return 0;
     } else {
