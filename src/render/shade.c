@@ -427,6 +427,20 @@ static int vertex(void *ctx, const struct vc_regs *regs, const struct vc_mem *me
     return 0;
 }
 
+static int stream_vertex(void *ctx, const struct vc_regs *regs, const struct vc_mem *mem, uint32_t index,
+                         uint32_t instance, struct eg_stream_out *out, struct vc_draw_err *err)
+{
+    struct shade *s = ctx;
+    (void)regs;
+    (void)mem;
+    struct eg_vs_output o;
+    struct eg_shader_err e;
+    if (eg_run_vs_stream(&s->prog[STAGE_VS], s->have_fs ? &s->prog[STAGE_FS] : NULL, &s->env[0], index, instance,
+                         &o, out, &e))
+        return rs_fail(err, "render: %s", e.msg);
+    return 0;
+}
+
 /* The renderer's view of one lane's exports. */
 static void ps_output(const struct eg_ps_output *o, struct vc_pixel_out *out)
 {
@@ -698,6 +712,7 @@ int render_default_shaders(struct vc_render *r, struct vc_shader_ops *ops)
     ops->begin = begin;
     ops->vertex = vertex;
     ops->pixel = pixel;
+    ops->stream_vertex = stream_vertex;
     return 0;
 }
 

@@ -55,6 +55,7 @@ struct machine {
     const struct eg_ps_input *ps_in;    /* per lane */
     struct eg_ps_output *ps_out;        /* per lane */
     struct eg_vs_output *vs_out;
+    struct eg_stream_out *so;           /* NULL: stream-out exports are skipped */
     union eg_vec4 *scratch;             /* nl x EG_SCRATCH_ELEMS, made at the first use */
 };
 
@@ -601,11 +602,41 @@ static int cf_fetch(void *ctx, struct eg_cf *c, bool tex, size_t addr, unsigned 
     return run_fetch_clause(ctx, tex, addr, count);
 }
 
-/* An export (or a scratch write) for each active lane. */
+/* A vertex shader's stream-out export (MEM_STREAMn_BUFm) of the running
+ * lane, recorded when the caller asked for them. */
+static int stream_write(struct machine *m, unsigned inst, uint32_t w0, uint32_t w1)
+{
+    if (m->is_ps)
+        return fault(m, "stream-out export in a pixel shader");
+    if (!m->so)
+        return 0;
+    unsigned gpr = G_SQ_CF_ALLOC_EXPORT_WORD0__RW_GPR(w0);
+    if (G_SQ_CF_ALLOC_EXPORT_WORD0__RW_REL(w0) || G_SQ_CF_ALLOC_EXPORT_WORD1_BUF__BURST_COUNT(w1) || gpr >= NGPR)
+        return fault(m, "unsupported stream-out export form (R%u, relative %u, burst %u)", gpr,
+                     G_SQ_CF_ALLOC_EXPORT_WORD0__RW_REL(w0), G_SQ_CF_ALLOC_EXPORT_WORD1_BUF__BURST_COUNT(w1) + 1);
+    if (m->so->n == EG_STREAM_MAX_WRITES)
+        return fault(m, "more than %d stream-out exports", EG_STREAM_MAX_WRITES);
+    struct eg_stream_write *s = &m->so->w[m->so->n++];
+    unsigned k = inst - V_SQ_CF_INST__MEM_STREAM0_BUF0;
+    s->stream = (uint8_t)(k / 4);
+    s->buf = (uint8_t)(k % 4);
+    s->comp_mask = (uint8_t)G_SQ_CF_ALLOC_EXPORT_WORD1_BUF__COMP_MASK(w1);
+    s->dword = (uint16_t)G_SQ_CF_ALLOC_EXPORT_WORD0__ARRAY_BASE(w0);
+    memcpy(s->v, m->ln[m->cl].gpr[gpr].u, sizeof s->v);
+    return 0;
+}
+
+/* An export (or a scratch or stream-out write) for each active lane. */
 static int cf_export(void *ctx, struct eg_cf *c, uint32_t w0, uint32_t w1)
 {
     struct machine *m = ctx;
     unsigned inst = G_SQ_CF_ALLOC_EXPORT_WORD1_SWIZ__CF_INST(w1);
+    if (inst >= V_SQ_CF_INST__MEM_STREAM0_BUF0 && inst <= V_SQ_CF_INST__MEM_STREAM3_BUF3) {
+        for (m->cl = 0; m->cl < m->nl; m->cl++)
+            if ((c->active >> m->cl & 1u) && stream_write(m, inst, w0, w1))
+                return -1;
+        return 0;
+    }
     bool scratch = inst == V_SQ_CF_INST__MEM_SCRATCH;
     if (inst != V_SQ_CF_INST__EXPORT && inst != V_SQ_CF_INST__EXPORT_DONE && !scratch)
         return fault(m, "unsupported CF instruction 0x%02x (%s)", inst,
@@ -652,9 +683,19 @@ static struct machine *machine_init(struct machine *m, struct lane *ln, unsigned
 int eg_run_vs(const struct eg_program *vs, const struct eg_program *fs, const struct eg_shader_env *env,
               uint32_t vertex_id, uint32_t instance_id, struct eg_vs_output *out, struct eg_shader_err *err)
 {
+    return eg_run_vs_stream(vs, fs, env, vertex_id, instance_id, out, NULL, err);
+}
+
+int eg_run_vs_stream(const struct eg_program *vs, const struct eg_program *fs, const struct eg_shader_env *env,
+                     uint32_t vertex_id, uint32_t instance_id, struct eg_vs_output *out, struct eg_stream_out *so,
+                     struct eg_shader_err *err)
+{
     struct lane lane;
     struct machine mach, *m = machine_init(&mach, &lane, 1, vs, env, err);
     m->fs = fs;
+    m->so = so;
+    if (so)
+        so->n = 0;
     m->res_base = V_SQ_FETCH_RESOURCE_BASE__VS;
     m->sampler_base = V_SQ_SAMPLER_BASE__VS;
     m->vs_out = out;

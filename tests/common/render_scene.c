@@ -488,6 +488,6 @@ static int fwd_pixel(void *ctx, const struct vc_regs *regs, const struct vc_mem 
 void scene_pixel_at_a_time(struct scene *sc)
 {
     default_ops = sc->r->shaders;
-    struct vc_shader_ops fwd = {NULL, fwd_begin, fwd_vertex, fwd_pixel};
+    struct vc_shader_ops fwd = {.begin = fwd_begin, .vertex = fwd_vertex, .pixel = fwd_pixel};
     vc_render_set_shaders(sc->r, &fwd);
 }
