@@ -362,6 +362,91 @@ static void dot_prev_next(void **state)
     assert_true(isnan(dot3(V_SQ_ALU_OP2__DOT_IEEE, V_SQ_ALU_OP2__MUL_IEEE, 0, z, inf)));
 }
 
+/* ---- predicate counters ---------------------------------------------------------- */
+
+/* `op` on (a, b) with UPDATE_PRED, then R1.y = 1.0 under PRED_SEL ONE and
+ * R1.z = 1.0 under PRED_SEL ZERO: the counter in R1.x, the predicate in y / z. */
+static union eg_vec4 pred_op(unsigned op, uint32_t a, uint32_t b)
+{
+    struct eg_asm as;
+    eg_asm_init(&as);
+    eg_asm_alu_clause(&as, V_SQ_CF_ALU_INST__ALU, NULL);
+    load(&as, 2, (uint32_t[4]){ a, b, 0, 0 });
+    /* the predicate set first, so a "clear" must clear it */
+    eg_asm_alu(&as, &(struct eg_alu){ .op = V_SQ_ALU_OP2__PRED_SETE, .src = { eg_src_special(V_SQ_ALU_SRC__ZERO, 0),
+                                      eg_src_special(V_SQ_ALU_SRC__ZERO, 0) }, .update_pred = true, .last = true });
+    eg_asm_alu(&as, &(struct eg_alu){ .op = op, .dst = { 1, 0, .write = true },
+                                      .src = { eg_src_gpr(2, 0), eg_src_gpr(2, 1) }, .update_pred = true,
+                                      .last = true });
+    eg_asm_alu(&as, &(struct eg_alu){ .op = V_SQ_ALU_OP2__MOV, .dst = { 1, 1, .write = true },
+                                      .src = { eg_src_special(V_SQ_ALU_SRC__ONE, 0) },
+                                      .pred_sel = V_SQ_ALU_PRED_SEL__ONE });
+    eg_asm_alu(&as, &(struct eg_alu){ .op = V_SQ_ALU_OP2__MOV, .dst = { 1, 2, .write = true },
+                                      .src = { eg_src_special(V_SQ_ALU_SRC__ONE, 0) },
+                                      .pred_sel = V_SQ_ALU_PRED_SEL__ZERO, .last = true });
+    return run(&as);
+}
+
+/* Hand-checked vectors of the Evergreen ISA's predicate-counter pseudo-code
+ * (the rules at the top of alu_ops.c): the counter result, and whether the
+ * predicate is set. */
+static void predicate_counters(void **state)
+{
+    (void)state;
+    static const struct { unsigned op; float a, b, r; bool set; } f[] = {
+        { V_SQ_ALU_OP2__PRED_SETGT, 2.0f, 1.0f, 0.0f, true },   /* the plain ones: 0.0 where set */
+        { V_SQ_ALU_OP2__PRED_SETGT, 1.0f, 2.0f, 1.0f, false },
+        { V_SQ_ALU_OP2__PRED_SETE, 3.0f, 3.0f, 0.0f, true },
+        { V_SQ_ALU_OP2__PRED_SETNE, NAN, NAN, 0.0f, true },
+        { V_SQ_ALU_OP2__PRED_SET_INV, 1.0f, 0, 0.0f, true },     /* counter 1 -> 0: on again */
+        { V_SQ_ALU_OP2__PRED_SET_INV, 0.0f, 0, 1.0f, false },    /* 0 -> 1: off */
+        { V_SQ_ALU_OP2__PRED_SET_INV, 3.0f, 0, 3.0f, false },    /* deeper: stays */
+        { V_SQ_ALU_OP2__PRED_SET_POP, 3.0f, 1.0f, 2.0f, false },
+        { V_SQ_ALU_OP2__PRED_SET_POP, 3.0f, 3.0f, 0.0f, true },
+        { V_SQ_ALU_OP2__PRED_SET_POP, 0.5f, 1.0f, 0.0f, true },
+        { V_SQ_ALU_OP2__PRED_SET_POP, 5.0f, 2.0f, 3.0f, false },
+        { V_SQ_ALU_OP2__PRED_SET_CLR, 7.0f, 7.0f, FLT_MAX, false },
+        { V_SQ_ALU_OP2__PRED_SET_RESTORE, 0.0f, 0, 0.0f, true },
+        { V_SQ_ALU_OP2__PRED_SET_RESTORE, -0.0f, 0, 0.0f, true },
+        { V_SQ_ALU_OP2__PRED_SET_RESTORE, 2.0f, 0, 2.0f, false },
+        { V_SQ_ALU_OP2__PRED_SETGT_PUSH, 0.0f, 1.0f, 0.0f, true },
+        { V_SQ_ALU_OP2__PRED_SETGT_PUSH, 0.0f, -1.0f, 1.0f, false },
+        { V_SQ_ALU_OP2__PRED_SETGT_PUSH, 2.0f, 1.0f, 3.0f, false },  /* already off: one deeper */
+        { V_SQ_ALU_OP2__PRED_SETE_PUSH, 0.0f, 0.0f, 0.0f, true },
+        { V_SQ_ALU_OP2__PRED_SETE_PUSH, 0.0f, 0.5f, 1.0f, false },
+        { V_SQ_ALU_OP2__PRED_SETGE_PUSH, 0.0f, 0.0f, 0.0f, true },
+        { V_SQ_ALU_OP2__PRED_SETGE_PUSH, 0.0f, -0.5f, 1.0f, false },
+        { V_SQ_ALU_OP2__PRED_SETNE_PUSH, 0.0f, 2.0f, 0.0f, true },
+        { V_SQ_ALU_OP2__PRED_SETNE_PUSH, 1.0f, 2.0f, 2.0f, false },
+    };
+    for (size_t i = 0; i < sizeof f / sizeof f[0]; i++) {
+        union eg_vec4 v = pred_op(f[i].op, fu(f[i].a), fu(f[i].b));
+        if (v.u[0] != fu(f[i].r) || v.f[1] != (f[i].set ? 1.0f : 0.0f) || v.f[2] != (f[i].set ? 0.0f : 1.0f))
+            fail_msg("%s(%g, %g): %g, predicate %g/%g; want %g, %s", eg_alu_op_name(false, f[i].op),
+                     (double)f[i].a, (double)f[i].b, (double)v.f[0], (double)v.f[1], (double)v.f[2],
+                     (double)f[i].r, f[i].set ? "set" : "clear");
+    }
+    static const struct { unsigned op; int32_t a, b, r; bool set; } n[] = {
+        { V_SQ_ALU_OP2__PRED_SETE_PUSH_INT, 0, 0, 0, true },
+        { V_SQ_ALU_OP2__PRED_SETE_PUSH_INT, 0, 5, 1, false },
+        { V_SQ_ALU_OP2__PRED_SETE_PUSH_INT, 2, 0, 3, false },
+        { V_SQ_ALU_OP2__PRED_SETGT_PUSH_INT, 0, 1, 0, true },
+        { V_SQ_ALU_OP2__PRED_SETGT_PUSH_INT, 0, -1, 1, false },
+        { V_SQ_ALU_OP2__PRED_SETGE_PUSH_INT, 0, 0, 0, true },
+        { V_SQ_ALU_OP2__PRED_SETNE_PUSH_INT, 0, 0, 1, false },
+        { V_SQ_ALU_OP2__PRED_SETLT_PUSH_INT, 0, -1, 0, true },
+        { V_SQ_ALU_OP2__PRED_SETLT_PUSH_INT, 0, 0, 1, false },
+        { V_SQ_ALU_OP2__PRED_SETLE_PUSH_INT, 0, 0, 0, true },
+        { V_SQ_ALU_OP2__PRED_SETLE_PUSH_INT, 0, 1, 1, false },
+    };
+    for (size_t i = 0; i < sizeof n / sizeof n[0]; i++) {
+        union eg_vec4 v = pred_op(n[i].op, (uint32_t)n[i].a, (uint32_t)n[i].b);
+        if (v.i[0] != n[i].r || v.f[1] != (n[i].set ? 1.0f : 0.0f))
+            fail_msg("%s(%d, %d): %d, predicate %g; want %d, %s", eg_alu_op_name(false, n[i].op), n[i].a, n[i].b,
+                     v.i[0], (double)v.f[1], n[i].r, n[i].set ? "set" : "clear");
+    }
+}
+
 /* ---- disassembly --------------------------------------------------------------- */
 
 static void disassembles_every_added_op(void **state)
@@ -372,7 +457,9 @@ static void disassembles_every_added_op(void **state)
         V_SQ_ALU_OP2__BFM_INT, V_SQ_ALU_OP2__FLT32_TO_FLT16, V_SQ_ALU_OP2__FLT16_TO_FLT32, V_SQ_ALU_OP2__UBYTE0_FLT,
         V_SQ_ALU_OP2__UBYTE3_FLT, V_SQ_ALU_OP2__FFBH_UINT, V_SQ_ALU_OP2__FFBH_INT, V_SQ_ALU_OP2__FFBL_INT,
         V_SQ_ALU_OP2__FLT_TO_INT_RPI, V_SQ_ALU_OP2__FLT_TO_INT_FLOOR, V_SQ_ALU_OP2__MULHI_UINT24, V_SQ_ALU_OP2__SIN,
-        V_SQ_ALU_OP2__DOT_IEEE, V_SQ_ALU_OP2__DOT,
+        V_SQ_ALU_OP2__DOT_IEEE, V_SQ_ALU_OP2__DOT, V_SQ_ALU_OP2__PRED_SET_INV, V_SQ_ALU_OP2__PRED_SET_POP,
+        V_SQ_ALU_OP2__PRED_SET_CLR, V_SQ_ALU_OP2__PRED_SET_RESTORE, V_SQ_ALU_OP2__PRED_SETGE_PUSH,
+        V_SQ_ALU_OP2__PRED_SETLE_PUSH_INT,
     };
     static const unsigned ops3[] = { V_SQ_ALU_OP3__BFE_INT, V_SQ_ALU_OP3__BIT_ALIGN_INT, V_SQ_ALU_OP3__BYTE_ALIGN_INT };
     struct eg_asm as;
@@ -392,12 +479,7 @@ static void disassembles_every_added_op(void **state)
     eg_asm_export(&as, &(struct eg_export){ .type = V_SQ_EXPORT_TYPE__PARAM, .gpr = 1, .sel = EG_SWZ_XYZW, .done = true });
     if (eg_asm_finish(&as, true, w, 512, &n))
         fail_msg("%s", as.err);
-    char *text = NULL;
-    size_t len = 0;
-    FILE *f = open_memstream(&text, &len);
-    assert_non_null(f);
-    assert_int_equal(eg_shader_disasm(w, n, f, NULL), EG_DISASM_OK);
-    fclose(f);
+    char *text = test_disasm(w, n);
     for (size_t i = 0; i < sizeof ops2 / sizeof ops2[0]; i++)
         if (!strstr(text, eg_alu_op_name(false, ops2[i])))
             fail_msg("%s missing from the disassembly", eg_alu_op_name(false, ops2[i]));
@@ -418,10 +500,7 @@ static void disassembles_every_added_op(void **state)
     eg_asm_export(&as, &(struct eg_export){ .type = V_SQ_EXPORT_TYPE__PARAM, .gpr = 1, .sel = EG_SWZ_XYZW, .done = true });
     if (eg_asm_finish(&as, true, w, 512, &n))
         fail_msg("%s", as.err);
-    f = open_memstream(&text, &len);
-    assert_non_null(f);
-    assert_int_equal(eg_shader_disasm(w, n, f, NULL), EG_DISASM_OK);
-    fclose(f);
+    text = test_disasm(w, n);
     assert_non_null(strstr(text, "MODE:2"));     /* GATHER4's component */
     for (const char *want = "SAMPLE_C_LZ\0SAMPLE_C_L\0SAMPLE_LB\0GATHER4_C\0GET_NUMBER_OF_SAMPLES\0LD\0OFFSET:2,-2,0\0";
          *want; want += strlen(want) + 1)
@@ -443,6 +522,7 @@ int main(void)
         cmocka_unit_test(sin_cos_in_periods),
         cmocka_unit_test(cube_faces),
         cmocka_unit_test(dot_prev_next),
+        cmocka_unit_test(predicate_counters),
         cmocka_unit_test(disassembles_every_added_op),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -7,8 +7,9 @@
  * SAMPLE_G after SET_GRADIENTS) picks, against OpenGL 4.6 8.14
  * (lambda = log2(rho), rho the larger scaled derivative length; nearest
  * mipmap: level ceil(lambda + 1/2) - 1 past lambda 1/2; linear: floor and
- * the next, blended by the fraction), each expected level worked out by
- * hand in the table. */
+ * the next, blended by the fraction), and what GET_LOD (textureQueryLod)
+ * returns for it (lambda', and the level per ARB_texture_query_lod), each
+ * expected level worked out by hand in the table. */
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -129,12 +130,14 @@ static void gradients_of_polynomials(void **state)
 
 static unsigned mip_filter;
 static unsigned base_level;
+static bool cube;          /* a cube map of 64 x 64 faces instead */
 
 static int res(void *c, unsigned r, struct eg_tex_resource *o, char *m, size_t n)
 {
     (void)c, (void)r, (void)m, (void)n;
-    *o = (struct eg_tex_resource){ .width = SIZE, .height = SIZE, .depth = 1, .dst_sel = EG_SWZ_XYZW,
-                                   .dim = V_SQ_TEX_DIM__SQ_TEX_DIM_2D, .levels = LEVELS,
+    *o = (struct eg_tex_resource){ .width = SIZE, .height = SIZE, .depth = cube ? 6 : 1, .dst_sel = EG_SWZ_XYZW,
+                                   .dim = cube ? V_SQ_TEX_DIM__SQ_TEX_DIM_CUBEMAP : V_SQ_TEX_DIM__SQ_TEX_DIM_2D,
+                                   .levels = LEVELS,
                                    .base_level = base_level, .last_level = LEVELS - 1 };
     return 0;
 }
@@ -170,6 +173,8 @@ static int texel(void *c, unsigned r, int x, int y, int z, unsigned s, union eg_
  * each lane reads (the level, or the blend of two).  With SAMPLE_G the
  * derivatives go through SET_GRADIENTS_H (a, c) and _V (b, d) instead, in
  * each lane. */
+static union eg_vec4 last_out[NL];     /* sample_quad's whole results */
+
 static void sample_quad(unsigned inst, float a, float b, float c, float d, float bias, float got[NL])
 {
     float size = (float)(SIZE >> base_level);
@@ -214,8 +219,10 @@ static void sample_quad(unsigned inst, float a, float b, float c, float d, float
     struct eg_shader_err err;
     if (eg_run_ps_lanes(&p, &env, in, NL, 0, out, &err))
         fail_msg("run: %s", err.msg);
-    for (int l = 0; l < NL; l++)
+    for (int l = 0; l < NL; l++) {
         got[l] = out[l].color[0].f[0];
+        last_out[l] = out[l].color[0];
+    }
 }
 
 static void implicit_lod_levels(void **state)
@@ -270,11 +277,158 @@ static void implicit_lod_levels(void **state)
         assert_true(fabsf(got[l] - 1.25f) < 1e-5f);
 }
 
+/* GET_LOD on the same quads: x = lambda' = log2(rho) relative to the base
+ * level, y = the level a sample reads relative to it: 0 without mipmaps,
+ * the nearest level (as implicit_lod_levels finds it) with POINT, lambda
+ * clamped to the levels with LINEAR. */
+static void query_lod(void **state)
+{
+    (void)state;
+    static const struct {
+        float a, d;         /* rho = max(a, d): the quad scales x by a, y by d */
+        unsigned base;
+        float lambda, point, linear;
+    } cases[] = {
+        { 2, 2, 0, 1.0f, 1, 1.0f },
+        { 2.8f, 1, 0, 1.485427f, 1, 1.485427f },    /* log2(2.8) */
+        { 2.9f, 1, 0, 1.536053f, 2, 1.536053f },    /* log2(2.9) */
+        { 0.25f, 0.25f, 0, -2.0f, 0, 0.0f },        /* magnified: level 0 */
+        { 1000, 1, 0, 9.965784f, 6, 6.0f },         /* past the last level (6) */
+        { 4, 4, 2, 2.0f, 2, 2.0f },                 /* base level 2: in its texels */
+        { 1000, 1, 2, 9.965784f, 4, 4.0f },         /* levels 2..6: 4 above the base */
+    };
+    static const unsigned filters[3] = { V_SQ_TEX_Z_FILTER__SQ_TEX_Z_FILTER_NONE,
+                                         V_SQ_TEX_Z_FILTER__SQ_TEX_Z_FILTER_POINT,
+                                         V_SQ_TEX_Z_FILTER__SQ_TEX_Z_FILTER_LINEAR };
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++)
+        for (int f = 0; f < 3; f++) {
+            base_level = cases[k].base;
+            mip_filter = filters[f];
+            float got[NL];
+            sample_quad(V_SQ_TEX_INST__GET_LOD, cases[k].a, 0, 0, cases[k].d, 0, got);
+            float level = f == 0 ? 0.0f : f == 1 ? cases[k].point : cases[k].linear;
+            for (int l = 0; l < NL; l++)
+                if (fabsf(last_out[l].f[0] - cases[k].lambda) > 1e-5f || fabsf(last_out[l].f[1] - level) > 1e-5f)
+                    fail_msg("case %zu filter %d lane %d: (%g, %g), want (%g, %g)", k, f, l,
+                             (double)last_out[l].f[0], (double)last_out[l].f[1], (double)cases[k].lambda,
+                             (double)level);
+        }
+}
+
+/* Cube maps, coordinates as Mesa's CUBE lowering gives them: (s, t) in
+ * [1, 2] across face z.  Run on the quad's four lanes; the level each reads
+ * (texels hold their level), nearest mipmap. */
+static void run_cube(unsigned inst, const union eg_vec4 r[NL][3], float got[NL])
+{
+    struct eg_asm as;
+    eg_asm_init(&as);
+    eg_asm_tex_clause(&as);
+    if (inst == V_SQ_TEX_INST__SAMPLE_G) {
+        tex(&as, V_SQ_TEX_INST__SET_GRADIENTS_H, 0, 1, xyzw, 0);
+        tex(&as, V_SQ_TEX_INST__SET_GRADIENTS_V, 0, 2, xyzw, 0);
+    }
+    tex(&as, inst, 0, 0, xyzw, 3);
+    export_colors(&as, 3, 0);
+    uint32_t w[1024];
+    size_t ndw;
+    if (eg_asm_finish(&as, true, w, 1024, &ndw))
+        fail_msg("encoder: %s", as.err);
+    struct eg_program p = { "PS", w, ndw };
+    struct eg_ps_input in[NL];
+    for (int l = 0; l < NL; l++)
+        in[l] = (struct eg_ps_input){ r[l], 3, NULL, 0 };
+    struct eg_shader_env env = { .tex_resource = res, .tex_sampler = samp, .texel = texel,
+                                 .texel_level = texel_level };
+    struct eg_ps_output out[NL];
+    struct eg_shader_err err;
+    if (eg_run_ps_lanes(&p, &env, in, NL, 0, out, &err))
+        fail_msg("run: %s", err.msg);
+    for (int l = 0; l < NL; l++)
+        got[l] = out[l].color[0].f[0];
+}
+
+/* SAMPLE_G on a cube: the gradients are derivatives of the direction,
+ * halved as Mesa passes them (g = dP / 2); OpenGL 4.6 8.13 with |ma| = 1:
+ * ds = 1/2 (dsc - sc d|ma|) = g_sc - sc g_|ma| (face units), rho = 64 |ds|. */
+static void cube_gradients(void **state)
+{
+    (void)state;
+    static const struct {
+        unsigned face;
+        float s, t, gh[3], gv[3];
+        float level;
+    } cases[] = {
+        /* +z at the centre, dP/dx = (1/8, 0, 0): ds = 1/16, 4 texels, lambda 2 */
+        { 4, 1.5f, 1.5f, { 1.0f / 16, 0, 0 }, { 0, 0, 0 }, 2 },
+        /* +x (sc = -z) at sc 0.5: g = (0, 0, -1/8): ds = 1/8, 8 texels, lambda 3 */
+        { 0, 1.75f, 1.5f, { 0, 0, -1.0f / 8 }, { 0, 0, 0 }, 3 },
+        /* +x at sc 0.5, the major axis moving: g = (1/8, 0, 0): ds = -0.5 / 8, 4 texels */
+        { 0, 1.75f, 1.5f, { 1.0f / 8, 0, 0 }, { 0, 0, 0 }, 2 },
+        /* -y (tc = -z), vertical: g = (0, 0, 1/4): dt = -1/4, 16 texels, lambda 4 */
+        { 3, 1.5f, 1.5f, { 0, 0, 0 }, { 0, 0, 1.0f / 4 }, 4 },
+        /* -x (|ma| = -x) at sc -0.5: g = (-1/4, 0, 0): d|ma| = 1/4, ds = 0.5 / 4, 8 texels */
+        { 1, 1.25f, 1.5f, { -1.0f / 4, 0, 0 }, { 0, 0, 0 }, 3 },
+    };
+    cube = true;
+    base_level = 0;
+    mip_filter = V_SQ_TEX_Z_FILTER__SQ_TEX_Z_FILTER_POINT;
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        union eg_vec4 r[NL][3];
+        for (int l = 0; l < NL; l++) {
+            r[l][0] = (union eg_vec4){ .f = { cases[k].s, cases[k].t, (float)cases[k].face, 0 } };
+            r[l][1] = (union eg_vec4){ .f = { cases[k].gh[0], cases[k].gh[1], cases[k].gh[2], 0 } };
+            r[l][2] = (union eg_vec4){ .f = { cases[k].gv[0], cases[k].gv[1], cases[k].gv[2], 0 } };
+        }
+        float got[NL];
+        run_cube(V_SQ_TEX_INST__SAMPLE_G, r, got);
+        for (int l = 0; l < NL; l++)
+            if (got[l] != cases[k].level)
+                fail_msg("case %zu lane %d: level %g, want %g", k, l, (double)got[l], (double)cases[k].level);
+    }
+    cube = false;
+}
+
+/* SAMPLE on a quad that spans two faces: the left pixels see +z at x/z =
+ * 0.9 (P = (0.9, 0, 1): s = 1.95), the right ones P = (1.1, 0, 1), i.e.
+ * +x at sc = -z/x = -1/1.1 (s = 1.5 - 0.5/1.1).  Their directions at |ma| =
+ * 1 are (0.9, 0, 1) and (1, 0, 1/1.1): half their difference g = (0.05,
+ * 0, -0.04545), on +z (sc = x, ma = z) at sc 0.9: ds = 0.05 + 0.9 * 0.04545
+ * = 0.0909, 5.8 texels, lambda 2.54: level 3 (OpenGL's own, from dP/dx =
+ * (0.2, 0, 0): ds = 0.1, 6.4 texels, lambda 2.68, also level 3).  The
+ * difference of the face coordinates would be 0.9045: 58 texels, level 6. */
+static void cube_quad_across_faces(void **state)
+{
+    (void)state;
+    cube = true;
+    base_level = 0;
+    mip_filter = V_SQ_TEX_Z_FILTER__SQ_TEX_Z_FILTER_POINT;
+    union eg_vec4 r[NL][3];
+    memset(r, 0, sizeof r);
+    for (int l = 0; l < NL; l++)
+        r[l][0] = (l & 1) ? (union eg_vec4){ .f = { 1.5f - 0.5f / 1.1f, 1.5f, 0.0f, 0 } }
+                          : (union eg_vec4){ .f = { 1.95f, 1.5f, 4.0f, 0 } };
+    float got[NL];
+    run_cube(V_SQ_TEX_INST__SAMPLE, r, got);
+    for (int l = 0; l < NL; l++)
+        assert_true(got[l] == 3.0f);
+    /* the same quad inside +z (both at the same face): the face
+     * coordinates' difference as before, 0.05 -> 3.2 texels, level 2 */
+    for (int l = 0; l < NL; l++)
+        r[l][0] = (union eg_vec4){ .f = { (l & 1) ? 1.95f : 1.90f, 1.5f, 4.0f, 0 } };
+    run_cube(V_SQ_TEX_INST__SAMPLE, r, got);
+    for (int l = 0; l < NL; l++)
+        assert_true(got[l] == 2.0f);
+    cube = false;
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(gradients_of_polynomials),
         cmocka_unit_test(implicit_lod_levels),
+        cmocka_unit_test(query_lod),
+        cmocka_unit_test(cube_gradients),
+        cmocka_unit_test(cube_quad_across_faces),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

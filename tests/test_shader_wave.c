@@ -3,11 +3,12 @@
  * control flow (if / else with PUSH / JUMP / ELSE / POP and ALU_PUSH_BEFORE
  * / POP_AFTER / ELSE_AFTER, DX10 and counted loops with LOOP_BREAK /
  * LOOP_CONTINUE / ALU_BREAK / ALU_CONTINUE, also jumps to random places
- * with random pop counts), predication (PRED_SET* with UPDATE_PRED /
- * UPDATE_EXEC_MASK, PRED_SEL), KILL, MOVA_INT with relative sources,
+ * with random pop counts, a subroutine called with CALL under COND ACTIVE,
+ * FALSE, BOOL or NOT_BOOL), predication (PRED_SET* and the predicate-counter
+ * ops with UPDATE_PRED / UPDATE_EXEC_MASK, PRED_SEL), KILL, MOVA_INT with relative sources,
  * destinations and constants, kcache constants, INTERP and group ops, and
  * texture clauses (SAMPLE with the implicit level of detail, SAMPLE_L /
- * _LB / _G, LD, derivatives, RESINFO), over waves of 2x2 quads with helper
+ * _LB / _G, LD, derivatives, RESINFO, GET_LOD), over waves of 2x2 quads with helper
  * lanes and of lone pixels.  Each group's exports must be, byte for byte,
  * what eg_run_ps_lanes gives it; where the wave hands the run back (1),
  * the interpreter must fault on some group.  The same wave object is
@@ -51,6 +52,14 @@ static float rand_float(void)
 
 static uint32_t consts[16][4];
 static uint32_t loop_consts[2];
+static uint32_t bools;
+
+static int bool_const(void *c, unsigned index, bool *out, char *msg, size_t len)
+{
+    (void)c, (void)msg, (void)len;
+    *out = bools >> index & 1u;
+    return 0;
+}
 
 static int constant(void *c, unsigned bank, unsigned index, uint32_t out[4], char *msg, size_t len)
 {
@@ -111,7 +120,8 @@ static int texel(void *c, unsigned r, int x, int y, int z, unsigned s, union eg_
     return texel_level(c, r, 0, x, y, z, o, m, n);
 }
 
-static const struct eg_shader_env env = { .constant = constant, .loop_const = loop_const, .tex_resource = res,
+static const struct eg_shader_env env = { .constant = constant, .loop_const = loop_const, .bool_const = bool_const,
+                                          .tex_resource = res,
                                           .tex_sampler = samp, .texel = texel, .texel_level = texel_level };
 
 /* ---- random programs: a plan of CF instructions (jump targets by index), then encoded */
@@ -120,12 +130,14 @@ enum item_kind { IT_ALU, IT_TEX, IT_FLOW, IT_EXPORT };
 struct item {
     uint8_t kind;
     unsigned inst, target, pops, cond;
+    unsigned cf_const;  /* IT_FLOW: CF_CONST (a COND BOOL / NOT_BOOL's boolean) */
     unsigned shape;     /* IT_ALU: 0 plain, 1 a condition after it, 2 the loop's trip count, 3 / 4 break / continue tests */
 };
 
 #define MAX_ITEMS 48
 static struct item plan[MAX_ITEMS];
 static unsigned nplan;
+static unsigned sub_at;     /* the subroutine's first item, or MAX_ITEMS: none */
 
 static unsigned add(struct item it)
 {
@@ -186,6 +198,11 @@ static void gen_loop(unsigned depth)
 static void block(unsigned depth, bool in_loop)
 {
     for (unsigned n = 1 + pick(3); n-- && nplan < MAX_ITEMS - 12;) {
+        if (sub_at < MAX_ITEMS && pick(5) == 0) {
+            add((struct item){ .kind = IT_FLOW, .inst = V_SQ_CF_INST__CALL, .target = sub_at, .cond = pick(4),
+                               .cf_const = pick(3) });
+            continue;
+        }
         unsigned k = pick(10);
         if (k < 3 || depth > 2)
             add((struct item){ .kind = IT_ALU, .inst = pick(4) ? V_SQ_CF_ALU_INST__ALU : V_SQ_CF_ALU_INST__ALU_PUSH_BEFORE,
@@ -228,6 +245,9 @@ static const struct { bool op3; unsigned op; } ops[] = {
     { false, V_SQ_ALU_OP2__SETGT }, { false, V_SQ_ALU_OP2__SETE_DX10 }, { false, V_SQ_ALU_OP2__MUL_IEEE },
     { false, V_SQ_ALU_OP2__FLT_TO_INT }, { false, V_SQ_ALU_OP2__ADD_INT }, { false, V_SQ_ALU_OP2__KILLGT },
     { false, V_SQ_ALU_OP2__PRED_SETGT }, { false, V_SQ_ALU_OP2__PRED_SETE_INT }, { false, V_SQ_ALU_OP2__FLOOR },
+    { false, V_SQ_ALU_OP2__PRED_SET_INV }, { false, V_SQ_ALU_OP2__PRED_SET_POP }, { false, V_SQ_ALU_OP2__PRED_SET_CLR },
+    { false, V_SQ_ALU_OP2__PRED_SET_RESTORE }, { false, V_SQ_ALU_OP2__PRED_SETGT_PUSH },
+    { false, V_SQ_ALU_OP2__PRED_SETLE_PUSH_INT },
     { true, V_SQ_ALU_OP3__MULADD }, { true, V_SQ_ALU_OP3__CNDE }, { true, V_SQ_ALU_OP3__CNDGT_INT },
 };
 
@@ -287,7 +307,7 @@ static void rgroup(struct eg_asm *as)
             a.src[s] = rsrc();
             a.src[s].abs &= !a.op3;
         }
-        if (!a.op3 && (a.op == V_SQ_ALU_OP2__PRED_SETGT || a.op == V_SQ_ALU_OP2__PRED_SETE_INT)) {
+        if (!a.op3 && eg_alu_op_name(false, a.op) && !strncmp(eg_alu_op_name(false, a.op), "PRED_SET", 8)) {
             a.update_pred = pick(2);
             a.update_exec_mask = pick(3) == 0;
         }
@@ -353,7 +373,8 @@ static void emit_tex(struct eg_asm *as)
     static const unsigned insts[] = { V_SQ_TEX_INST__SAMPLE, V_SQ_TEX_INST__SAMPLE_L, V_SQ_TEX_INST__SAMPLE_LB,
                                       V_SQ_TEX_INST__LD, V_SQ_TEX_INST__GET_GRADIENTS_H,
                                       V_SQ_TEX_INST__GET_GRADIENTS_V, V_SQ_TEX_INST__SET_GRADIENTS_H,
-                                      V_SQ_TEX_INST__SAMPLE_G, V_SQ_TEX_INST__GET_TEXTURE_RESINFO };
+                                      V_SQ_TEX_INST__SAMPLE_G, V_SQ_TEX_INST__GET_TEXTURE_RESINFO,
+                                      V_SQ_TEX_INST__GET_LOD };
     eg_asm_tex_clause(as);
     for (unsigned k = 0, n = 1 + pick(2); k < n; k++) {
         unsigned inst = insts[pick(sizeof insts / sizeof insts[0])];
@@ -381,7 +402,10 @@ static bool encode(uint32_t *w, size_t cap, size_t *ndw)
         switch (it->kind) {
         case IT_ALU: emit_alu(&as, it); break;
         case IT_TEX: emit_tex(&as); break;
-        case IT_FLOW: eg_asm_flow(&as, it->inst, it->target, it->pops, it->cond ? V_SQ_CF_COND__ACTIVE : 0); break;
+        case IT_FLOW:
+            eg_asm_flow(&as, it->inst, it->target, it->pops,
+                        it->inst == V_SQ_CF_INST__CALL || it->inst == V_SQ_CF_INST__JUMP ? it->cond : V_SQ_CF_COND__ACTIVE);
+            break;
         default: break;
         }
     }
@@ -395,6 +419,9 @@ static bool encode(uint32_t *w, size_t cap, size_t *ndw)
                                            .sel = EG_SWZ_XYZW, .done = true });
     bool ok = eg_asm_finish(&as, true, w, cap, ndw) == 0;
     snprintf(last_err, sizeof last_err, "%s", as.err);
+    for (unsigned i = 0; ok && i < nplan; i++)   /* plan item i is CF instruction i */
+        if (plan[i].kind == IT_FLOW)
+            w[2 * i + 1] |= S_SQ_CF_WORD1__CF_CONST(plan[i].cf_const);
     return ok;
 }
 
@@ -491,6 +518,17 @@ static void wave_matches_groups(void **state)
         }
     for (int it = 0; it < 250; it++) {
         nplan = 0;
+        sub_at = MAX_ITEMS;
+        if (pick(2)) {
+            /* a subroutine first, jumped over (COND FALSE: always taken), ending in RETURN */
+            unsigned j = add((struct item){ .kind = IT_FLOW, .inst = V_SQ_CF_INST__JUMP, .cond = V_SQ_CF_COND__FALSE });
+            unsigned at = nplan;
+            block(1, false);
+            add((struct item){ .kind = IT_FLOW, .inst = V_SQ_CF_INST__RETURN });
+            plan[j].target = nplan;
+            sub_at = at;
+        }
+        bools = next();
         block(0, false);
         loop_consts[0] = (1 + pick(4)) | (uint32_t)pick(5) << 12 | (uint32_t)(pick(5) - 2) << 24;
         loop_consts[1] = loop_consts[0];

@@ -278,6 +278,10 @@ struct eg_shader_env {
     /* SQ_LOOP_CONST_n of the running stage (LOOP_START's CF_CONST): COUNT
      * bits 0..11, INIT 12..23, INC 24..31; NULL: a counted loop faults */
     int (*loop_const)(void *ctx, unsigned index, uint32_t *out, char *msg, size_t msglen);
+    /* boolean constant `index` (0..31, a CF instruction's CF_CONST) of the
+     * running stage: bit `index` of its SQ_BOOL_CONST register, which COND
+     * BOOL / NOT_BOOL test; NULL: such a condition faults */
+    int (*bool_const)(void *ctx, unsigned index, bool *out, char *msg, size_t msglen);
     /* semantic table SQ_VTX_SEMANTIC_0..31 (low 8 bits = SEMANTIC_ID) and which
      * entries are valid; a SEMANTIC fetch of id S writes GPR i+1 for the entry i
      * holding S */

@@ -151,6 +151,53 @@ static int constant_ps(void *ctx, unsigned bank, unsigned index, uint32_t out[4]
     return constant(ctx, true, bank, index, out, msg, msglen);
 }
 
+/* SQ_LOOP_CONST / SQ_BOOL_CONST of a stage (regs/sq.regs SQ_CONST_STAGE),
+ * the read told to the register watch as vc_reg() does. */
+static uint32_t const_reg(const struct shade *s, const uint32_t *space, uint32_t start, uint32_t offset)
+{
+    if (s->regs->watch)
+        s->regs->watch->read(s->regs->watch, offset, __func__, __FILE__);
+    return space[(offset - start) / 4];
+}
+
+static int loop_const(const struct shade *s, unsigned stage, unsigned index, uint32_t *out, char *msg,
+                      size_t msglen)
+{
+    if (index >= V_SQ_CONST_STAGE__LOOPS_PER_STAGE)
+        return rs_msg_fail(msg, msglen, "loop constant %u does not exist", index);
+    *out = const_reg(s, s->regs->loop_const, SPACE_LOOP_CONST_START,
+                     REG_SQ_LOOP_CONST(stage * V_SQ_CONST_STAGE__LOOPS_PER_STAGE + index));
+    return 0;
+}
+
+static int loop_const_vs(void *ctx, unsigned index, uint32_t *out, char *msg, size_t msglen)
+{
+    return loop_const(ctx, V_SQ_CONST_STAGE__VS, index, out, msg, msglen);
+}
+
+static int loop_const_ps(void *ctx, unsigned index, uint32_t *out, char *msg, size_t msglen)
+{
+    return loop_const(ctx, V_SQ_CONST_STAGE__PS, index, out, msg, msglen);
+}
+
+static int bool_const(const struct shade *s, unsigned stage, unsigned index, bool *out, char *msg, size_t msglen)
+{
+    if (index >= 32)
+        return rs_msg_fail(msg, msglen, "boolean constant %u does not exist", index);
+    *out = const_reg(s, s->regs->bool_const, SPACE_BOOL_CONST_START, SPACE_BOOL_CONST_START + 4 * stage) >> index & 1u;
+    return 0;
+}
+
+static int bool_const_vs(void *ctx, unsigned index, bool *out, char *msg, size_t msglen)
+{
+    return bool_const(ctx, V_SQ_CONST_STAGE__VS, index, out, msg, msglen);
+}
+
+static int bool_const_ps(void *ctx, unsigned index, bool *out, char *msg, size_t msglen)
+{
+    return bool_const(ctx, V_SQ_CONST_STAGE__PS, index, out, msg, msglen);
+}
+
 /* The texture unit's answers (texture.c), for both stages: their
  * resource and sampler numbers do not overlap. */
 static int tex_resource(void *ctx, unsigned slot, struct eg_tex_resource *out, char *msg, size_t msglen)
@@ -264,6 +311,7 @@ static int reads_neighbours(const struct shade *s, enum stage st, size_t pc, siz
     case V_SQ_TEX_INST__SAMPLE_C:
     case V_SQ_TEX_INST__SAMPLE_LB:
     case V_SQ_TEX_INST__SAMPLE_C_LB:
+    case V_SQ_TEX_INST__GET_LOD:
         return 1;
     default:
         return 0;
@@ -374,6 +422,8 @@ static int begin(void *ctx, const struct vc_regs *regs, const struct vc_mem *mem
     vs->texel = tex_texel;
     vs->texel_level = tex_texel_level;
     vs->tex_fmask = tex_fmask;
+    vs->loop_const = loop_const_vs;
+    vs->bool_const = bool_const_vs;
     /* Semantic table: an entry is in use when it holds an id other than 0
      * and 0xFF (SQ_VTX_SEMANTIC_CLEAR / an unwritten register). */
     for (unsigned i = 0; i < 32; i++) {
@@ -393,6 +443,8 @@ static int begin(void *ctx, const struct vc_regs *regs, const struct vc_mem *mem
     ps->texel = tex_texel;
     ps->texel_level = tex_texel_level;
     ps->tex_fmask = tex_fmask;
+    ps->loop_const = loop_const_ps;
+    ps->bool_const = bool_const_ps;
     spi_gpr_layout(s, regs);
     eg_ps_batch_free(s->lanes.batch);
     eg_wave_free(s->lanes.wave);

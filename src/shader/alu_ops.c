@@ -17,6 +17,26 @@
  *  - SETcc return 1.0 / 0.0; SETcc_DX10 and the integer SETs return ~0 / 0.
  *    Comparisons with NaN are false except SETNE (true).  CNDE / CNDGT /
  *    CNDGE compare src0 with 0 the same way, so a NaN selects src2.
+ *  - The PRED_SET family keeps a "predicate counter" in its result: 0.0
+ *    where the predicate is set, else how many levels the lane is off.
+ *    Sources: Multi2Sim's Evergreen emulator (written from the Evergreen
+ *    ISA document) gives PRED_SETcc(_INT) 0.0 where set, 1.0 else; AMD's
+ *    Xenos (R500-era) documentation of the same ops, quoted in Xenia's
+ *    ucode.h, gives that and the counter ops below (there with an implicit
+ *    second operand 1.0 for POP).  Each sets the predicate (cond); the ALU word's
+ *    UPDATE_PRED / UPDATE_EXECUTE_MASK decide what that changes.
+ *      PRED_SETcc(a, b):      set = a cc b; result 0.0 / 1.0
+ *      PRED_SET_INV(a):       set = a == 1.0; result 0.0, else 1.0 for
+ *                             a == 0.0, else a
+ *      PRED_SET_POP(a, b):    set = a - b <= 0.0; result 0.0, else a - b
+ *      PRED_SET_CLR:          set = false; result FLT_MAX
+ *      PRED_SET_RESTORE(a):   set = a == 0.0; result 0.0, else a
+ *      PRED_SETcc_PUSH(a, b): set = a == 0.0 && b cc 0.0; result 0.0,
+ *                             else a + 1.0 (a: the counter, b: the value)
+ *    The integer PUSH forms (PRED_SETcc_PUSH_INT, also LT / LE) are
+ *    modelled by analogy, no document text for them having been found:
+ *    set = a == 0 && b cc 0 (signed), result 0, else the integer a + 1.
+ *    Like the comparisons, these ops pass their sources' bits unflushed.
  *  - RECIP_IEEE(+-0) = +-Inf; RECIP_CLAMPED and RECIP_FF clamp an infinite
  *    result to +-FLT_MAX (RECIP_FF is modelled as RECIP_CLAMPED: the ISA
  *    document gives no case where they differ for finite operands).
@@ -252,6 +272,70 @@ static bool ucc(enum cc c, uint32_t a, uint32_t b)
     }
 }
 
+/* The predicate-counter ops (see the top): 0 with *r and *fx set, -1 when
+ * op is none of them. */
+static int pred_counter(unsigned op, const uint32_t s[3], uint32_t *r, struct alu_effects *fx)
+{
+    float a = eg_u2f(s[0]), b = eg_u2f(s[1]);
+    int32_t ia = (int32_t)s[0], ib = (int32_t)s[1];
+    bool set;
+    float res;
+    switch (op) {
+    case V_SQ_ALU_OP2__PRED_SET_INV:
+        set = a == 1.0f;
+        res = set ? 0.0f : a == 0.0f ? 1.0f : a;
+        break;
+    case V_SQ_ALU_OP2__PRED_SET_POP: {
+        float d = a - b;
+        set = d <= 0.0f;
+        res = set ? 0.0f : d;
+        break;
+    }
+    case V_SQ_ALU_OP2__PRED_SET_CLR:
+        set = false;
+        res = FLT_MAX;
+        break;
+    case V_SQ_ALU_OP2__PRED_SET_RESTORE:
+        set = a == 0.0f;
+        res = set ? 0.0f : a;
+        break;
+    default: {
+        /* swap: the value is the comparison's second operand (LT / LE as 0 > b, 0 >= b) */
+        static const struct { unsigned op; enum cc cc; bool integer, swap; } push[] = {
+            { V_SQ_ALU_OP2__PRED_SETE_PUSH, CC_E, false, false },
+            { V_SQ_ALU_OP2__PRED_SETGT_PUSH, CC_GT, false, false },
+            { V_SQ_ALU_OP2__PRED_SETGE_PUSH, CC_GE, false, false },
+            { V_SQ_ALU_OP2__PRED_SETNE_PUSH, CC_NE, false, false },
+            { V_SQ_ALU_OP2__PRED_SETE_PUSH_INT, CC_E, true, false },
+            { V_SQ_ALU_OP2__PRED_SETGT_PUSH_INT, CC_GT, true, false },
+            { V_SQ_ALU_OP2__PRED_SETGE_PUSH_INT, CC_GE, true, false },
+            { V_SQ_ALU_OP2__PRED_SETNE_PUSH_INT, CC_NE, true, false },
+            { V_SQ_ALU_OP2__PRED_SETLT_PUSH_INT, CC_GT, true, true },
+            { V_SQ_ALU_OP2__PRED_SETLE_PUSH_INT, CC_GE, true, true },
+        };
+        unsigned i = 0;
+        while (i < sizeof push / sizeof push[0] && push[i].op != op)
+            i++;
+        if (i == sizeof push / sizeof push[0])
+            return -1;
+        fx->is_pred = true;
+        if (push[i].integer) {
+            fx->cond = ia == 0 && (push[i].swap ? icc(push[i].cc, 0, ib) : icc(push[i].cc, ib, 0));
+            fx->int_result = true;
+            *r = fx->cond ? 0u : (uint32_t)ia + 1u;
+        } else {
+            fx->cond = a == 0.0f && fcc(push[i].cc, b, 0.0f);
+            *r = eg_f2u(fx->cond ? 0.0f : a + 1.0f);
+        }
+        return 0;
+    }
+    }
+    fx->is_pred = true;
+    fx->cond = set;
+    *r = eg_f2u(res);
+    return 0;
+}
+
 static int eval_op3(unsigned op, const uint32_t s[3], uint32_t *r, struct alu_effects *fx)
 {
     float a = eg_u2f(s[0]), b = eg_u2f(s[1]), c = eg_u2f(s[2]);
@@ -418,10 +502,12 @@ static int eval(bool op3, unsigned op, const uint32_t s[3], uint32_t *r, struct 
             case 'S': *r = fbool(c); break;
             case 'D': *r = ibool(c); fx->int_result = true; break;
             case 'K': *r = fbool(c); fx->kill = c; break;
-            default: *r = fbool(c); fx->is_pred = true; fx->cond = c; break;
+            default: *r = fbool(!c); fx->is_pred = true; fx->cond = c; break;
             }
             return 0;
         }
+        if (!pred_counter(op, s, r, fx))
+            return 0;
         fx->int_result = true;
         switch (op) {
         case V_SQ_ALU_OP2__FLT_TO_INT: *r = (uint32_t)flt_to_int(a); return 0;

@@ -12,7 +12,10 @@
  * break).  A mask restored by POP or ELSE inside a loop keeps broken and
  * continued lanes inactive.  Each mask operation works lane by lane, so a
  * wave (wave.c) can split a mask by groups of lanes where the groups decide
- * differently.
+ * differently.  A condition (COND) passes the active lanes (ACTIVE), none
+ * (FALSE), or, by the stage's boolean constant CF_CONST, all of them or
+ * none (BOOL / NOT_BOOL).  CALL / CALL_FS push a return address that
+ * RETURN goes back to; a RETURN with none ends the program.
  * Anything not modelled stops the run with "unsupported ...". */
 #include <stdarg.h>
 #include <stdio.h>
@@ -95,8 +98,20 @@ static int cf_pass(const struct eg_cf_ops *o, struct eg_cf *c, uint32_t w1, uint
     case V_SQ_CF_COND__FALSE:
         pass = 0;
         break;
-    default:
-        return cf_fault(o, c, "unsupported CF condition %u (boolean constants)", G_SQ_CF_WORD1__COND(w1));
+    default: {
+        /* BOOL / NOT_BOOL: the active lanes when the boolean constant
+         * CF_CONST is set / clear (one value for every lane) */
+        unsigned k = G_SQ_CF_WORD1__CF_CONST(w1);
+        bool b;
+        char msg[120] = "";
+        if (!o->env->bool_const)
+            return cf_fault(o, c, "CF condition on boolean constant %u without boolean constants", k);
+        if (o->env->bool_const(o->env->ctx, k, &b, msg, sizeof msg))
+            return cf_fault(o, c, "boolean constant %u: %s", k, msg);
+        if (b != (G_SQ_CF_WORD1__COND(w1) == V_SQ_CF_COND__BOOL))
+            pass = 0;
+        break;
+    }
     }
     if (G_SQ_CF_WORD1__VALID_PIXEL_MODE(w1))
         pass &= c->valid;
@@ -263,6 +278,7 @@ static bool decides(unsigned inst)
     case V_SQ_CF_INST__PUSH: case V_SQ_CF_INST__JUMP: case V_SQ_CF_INST__ELSE:
     case V_SQ_CF_INST__LOOP_START: case V_SQ_CF_INST__LOOP_START_NO_AL: case V_SQ_CF_INST__LOOP_START_DX10:
     case V_SQ_CF_INST__LOOP_END: case V_SQ_CF_INST__LOOP_BREAK: case V_SQ_CF_INST__LOOP_CONTINUE:
+    case V_SQ_CF_INST__CALL:
         return true;
     default:
         return false;
@@ -306,6 +322,23 @@ static int run_cf_plain(const struct eg_cf_ops *o, struct eg_cf *c, uint32_t w0,
         c->calls[c->ncalls].prog = c->prog;
         c->calls[c->ncalls++].pc = *next;
         c->prog = o->fs;
+        *next = addr;
+        return 0;
+    case V_SQ_CF_INST__CALL:
+        /* taken when the condition holds for a lane; the subroutine at
+         * ADDR runs with the active mask as it is and its RETURN comes
+         * back here + 1 (the shape of AMD's Evergreen Xv and composite
+         * shaders in xf86-video-ati, which pick a subroutine by a boolean
+         * constant).  Evergreen's CF_WORD1 has no CALL_COUNT (eg_sq.h).
+         * What POP_COUNT does on a CALL is not modelled. */
+        if (pops)
+            return cf_fault(o, c, "unsupported CALL with POP_COUNT %u", pops);
+        if (none(o, c, before, pass))
+            return 0;
+        if (c->ncalls >= EG_CF_MAX_CALLS)
+            return cf_fault(o, c, "call stack overflow (%d calls deep)", EG_CF_MAX_CALLS);
+        c->calls[c->ncalls].prog = c->prog;
+        c->calls[c->ncalls++].pc = *next;
         *next = addr;
         return 0;
     case V_SQ_CF_INST__RETURN:

@@ -12,6 +12,7 @@
 #include "isa.h"
 
 #define MAX_CLAUSES 128
+#define MAX_CALLS 32
 
 struct dis {
     const uint32_t *dw;
@@ -19,6 +20,8 @@ struct dis {
     FILE *out;
     bool words;
     int status;     /* EG_DISASM_* */
+    size_t calls[MAX_CALLS];    /* CALL targets: subroutines, listed after the main program */
+    unsigned ncalls;
 };
 
 static const char chan_name[] = "xyzw";
@@ -180,6 +183,8 @@ static void print_cf(struct dis *d, size_t pc, struct clause_ref *cl, unsigned *
             fprintf(d->out, " @%zu %u instructions (GDS clause not decoded)", addr, count + 1);
         } else if (inst != V_SQ_CF_INST__NOP && inst != V_SQ_CF_INST__RETURN) {
             fprintf(d->out, " ADDR:%zu", addr);
+            if (inst == V_SQ_CF_INST__CALL && d->ncalls < MAX_CALLS)
+                d->calls[d->ncalls++] = addr;
             if (count)
                 fprintf(d->out, " COUNT:%u", count);
         } else if (inst == V_SQ_CF_INST__NOP && w0) {
@@ -564,6 +569,17 @@ int eg_shader_disasm(const uint32_t *dw, size_t ndw, FILE *out, const struct eg_
             break;
         print_cf(&d, pc, cl, &ncl, &stop);
         pc++;
+        /* then each subroutine a CALL names that is not listed yet, from its
+         * first instruction to its RETURN */
+        size_t sub = SIZE_MAX;
+        for (unsigned i = 0; stop && i < d.ncalls; i++)
+            if (d.calls[i] >= pc && d.calls[i] < sub)
+                sub = d.calls[i];
+        if (sub != SIZE_MAX) {
+            fprintf(out, "; subroutine at %zu\n", sub);
+            pc = sub;
+            stop = false;
+        }
     }
 
     /* Clauses, each once, in address order. */

@@ -205,17 +205,16 @@ int eg_exec_scratch_read(union eg_vec4 *gpr, const union eg_vec4 *scratch, const
  * face addressed on its own by the sampler's modes when DISABLE_CUBE_WRAP is
  * set (Mesa: not seamless), else bilinear footprints reach across edges
  * and corners (cube_texel), the LOD from the face
- * coordinates as for a 2D texture.  A quad whose pixels see different
- * faces gets differences across faces (how the unit derives a LOD there is
- * not documented: piglit's tex-miplevel-selection cube, whose 3x3 quads
- * reach past the face, sees one level more than OpenGL's direction-based
- * LOD).
+ * coordinates as for a 2D texture.  Where a quad's pixels see different
+ * faces, and for SAMPLE_G's gradients (derivatives of the direction), the
+ * derivatives are those of the direction taken on the face (OpenGL 4.6
+ * 8.13; cube_quad_diff, cube_face_grad): how the unit itself does either
+ * is not documented.
  *
  * Address modes: WRAP / MIRROR / CLAMP_LAST_TEXEL / MIRROR_ONCE_LAST_TEXEL
- * / CLAMP_*BORDER / the half-border forms (see half_border).  Not modelled
- * (a fault): SAMPLE_G_LB / SAMPLE_C_G_LB, SET_TEXTURE_OFFSETS, GATHER4_O*,
- * GET_LOD, explicit gradients on a cube map (Mesa halves them: what the
- * unit makes of them is not documented). */
+ * / CLAMP_*BORDER / the half-border forms (see half_border).  GET_LOD: see
+ * query_lod.  Not modelled (a fault): SAMPLE_G_LB / SAMPLE_C_G_LB,
+ * SET_TEXTURE_OFFSETS, GATHER4_O*. */
 
 /* Texel coordinate i in [0, size) per address mode, or -1 for the border.
  * 64-bit, so the bilinear neighbour (+1) and the instruction's offset of a
@@ -403,6 +402,14 @@ static int64_t array_layer(float r, unsigned layers)
  * the face from CUBE, the cube of an array times 8), faces 6 and 7 (no
  * face) read face 5 (the document gives none; chosen), the layer clamped
  * to the view's. */
+/* The face of cube-map coordinate z, as cube_layer reads it. */
+static unsigned cube_face_of(float z)
+{
+    int64_t l = texel_coord(z + 0.5f);
+    unsigned face = l < 0 ? 0u : (unsigned)(l & 7);
+    return face > 5 ? 5 : face;
+}
+
 static int64_t cube_layer(float z, unsigned layers)
 {
     int64_t l = texel_coord(z + 0.5f);
@@ -655,17 +662,78 @@ static unsigned lod_dims(unsigned dim)
     }
 }
 
+/* A cube map's face coordinates' derivatives (normalized: [0, 1] across
+ * the face) from a derivative g of the direction, at face `face` (0..5) where the
+ * fetch's coordinates are (s, t) ([1, 2] across it, as Mesa's CUBE
+ * lowering makes them).  OpenGL 4.6 8.13: ds = 1/2 (dsc |ma| - sc d|ma|) /
+ * ma^2, the face's sc, tc, ma from table 8.19; the unit has only the face
+ * coordinates, so the direction is taken with |ma| = 1 (sc = 2 (s - 1.5)).
+ * Mesa's sfn passes textureGrad's derivatives on a cube halved
+ * (sfn_nir_lower_tex.cpp), so g is already 1/2 dP: ds = g_sc - sc g_|ma|. */
+static void cube_face_grad(const float g[3], unsigned face, float s, float t, float out[2])
+{
+    /* per face: the direction components giving sc, tc, ma and their signs */
+    static const struct { uint8_t sc, tc, ma; int8_t ssc, stc, sma; } f[6] = {
+        { 2, 1, 0, -1, -1, 1 }, { 2, 1, 0, 1, -1, -1 },    /* +x, -x */
+        { 0, 2, 1, 1, 1, 1 },   { 0, 2, 1, 1, -1, -1 },    /* +y, -y */
+        { 0, 1, 2, 1, -1, 1 },  { 0, 1, 2, -1, -1, -1 },   /* +z, -z */
+    };
+    float gma = (float)f[face].sma * g[f[face].ma];
+    out[0] = (float)f[face].ssc * g[f[face].sc] - 2.0f * (s - 1.5f) * gma;
+    out[1] = (float)f[face].stc * g[f[face].tc] - 2.0f * (t - 1.5f) * gma;
+}
+
+/* The coarse difference of a cube map's face coordinates across the quad
+ * (as quad_diff), where the two pixels see the same face; where they see
+ * different faces, their directions (each at |ma| = 1, from its face and
+ * face coordinates: cube_dir) differ by delta, taken on the top-left
+ * pixel's face as a derivative of the direction (cube_face_grad with
+ * delta / 2: OpenGL 4.6 8.13 computes the LOD from the direction's
+ * derivatives, not the faces'). */
+static void cube_quad_diff(const struct eg_tex_quad *q, const uint32_t w[4], bool vertical, float out[4])
+{
+    float a[4], b[4];
+    swizzled_src(&q->src[0], w, a);
+    swizzled_src(&q->src[vertical ? 2 : 1], w, b);
+    unsigned fa = cube_face_of(a[2]), fb = cube_face_of(b[2]);
+    if (fa == fb) {
+        for (int c = 0; c < 4; c++)
+            out[c] = b[c] - a[c];
+        return;
+    }
+    float da[3], db[3], g[3];
+    cube_dir(fa, 2.0f * (a[0] - 1.5f), 2.0f * (a[1] - 1.5f), da);
+    cube_dir(fb, 2.0f * (b[0] - 1.5f), 2.0f * (b[1] - 1.5f), db);
+    for (int c = 0; c < 3; c++)
+        g[c] = 0.5f * (db[c] - da[c]);
+    cube_face_grad(g, fa, a[0], a[1], out);
+    out[2] = out[3] = 0.0f;
+}
+
 /* The implicit (or SAMPLE_G's) level of detail before bias and clamps. */
 static float implicit_lod(const struct tex_fetch *f, const struct eg_tex_quad *q, bool grad, const uint32_t w[4],
                           const bool norm[3])
 {
     float ddx[4] = { 0 }, ddy[4] = { 0 };
-    if (grad) {
+    if (grad && f->tr->dim == V_SQ_TEX_DIM__SQ_TEX_DIM_CUBEMAP) {
+        if (q && q->grad) {
+            float c[2];
+            swizzled_src(&q->src[q->lane], w, ddx);     /* the lane's s, t and face */
+            memcpy(c, ddx, sizeof c);
+            unsigned face = cube_face_of(ddx[2]);
+            cube_face_grad(q->grad[0].f, face, c[0], c[1], ddx);
+            cube_face_grad(q->grad[1].f, face, c[0], c[1], ddy);
+            ddx[2] = ddy[2] = 0.0f;
+        }
+    } else if (grad) {
         if (q && q->grad)
             for (int k = 0; k < 3; k++) {
                 ddx[k] = q->grad[0].f[k];
                 ddy[k] = q->grad[1].f[k];
             }
+    } else if (f->tr->dim == V_SQ_TEX_DIM__SQ_TEX_DIM_CUBEMAP && q && q->n >= 4) {
+        cube_quad_diff(q, w, false, ddx);
+        cube_quad_diff(q, w, true, ddy);
     } else {
         quad_diff(q, w, false, false, ddx);
         quad_diff(q, w, true, false, ddy);
@@ -721,6 +789,22 @@ static int gradients(unsigned inst, union eg_vec4 *gpr, const uint32_t w[4], con
     return 1;
 }
 
+/* GET_LOD (textureQueryLod): x the computed level of detail lambda' (bias
+ * included, not clamped), y the level, relative to BASE_LEVEL, a sample
+ * would read: 0 without mipmapping, the nearest level with MIP_FILTER
+ * POINT, the clamped LOD (a blend of two levels) with LINEAR, within the
+ * view's levels (ARB_texture_query_lod; Mesa's sfn reads the result with
+ * the destination swizzle y, x, so GL gets (level, lambda')). */
+static void query_lod(const struct tex_fetch *f, float lambda, float clamped, union eg_vec4 *v)
+{
+    float top = (float)(f->tr->last_level - f->tr->base_level), level = 0.0f;
+    if (f->s.mip_filter == V_SQ_TEX_Z_FILTER__SQ_TEX_Z_FILTER_POINT)
+        level = clamped > 0.5f ? ceilf(clamped + 0.5f) - 1.0f : 0.0f;
+    else if (f->s.mip_filter == V_SQ_TEX_Z_FILTER__SQ_TEX_Z_FILTER_LINEAR)
+        level = clamped > 0.0f ? clamped : 0.0f;
+    *v = (union eg_vec4){ .f = { lambda, level < top ? level : top, 0.0f, 0.0f } };
+}
+
 int eg_exec_tex(const struct eg_shader_env *env, union eg_vec4 *gpr, unsigned res_base, unsigned sampler_base,
                 const uint32_t w[4], const struct eg_tex_quad *q, char *msg, size_t msglen)
 {
@@ -738,8 +822,9 @@ int eg_exec_tex(const struct eg_shader_env *env, union eg_vec4 *gpr, unsigned re
     bool bias = inst == V_SQ_TEX_INST__SAMPLE_LB || inst == V_SQ_TEX_INST__SAMPLE_C_LB;
     bool lz = inst == V_SQ_TEX_INST__SAMPLE_LZ || inst == V_SQ_TEX_INST__SAMPLE_C_LZ || gather;
     bool grad = inst == V_SQ_TEX_INST__SAMPLE_G || inst == V_SQ_TEX_INST__SAMPLE_C_G;
+    bool get_lod = inst == V_SQ_TEX_INST__GET_LOD;
     cmp = cmp || inst == V_SQ_TEX_INST__SAMPLE_C_G;
-    if (!ld && !info && !nsamples && !cmp && !gather && !explicit_lod && !bias && !lz && !grad &&
+    if (!ld && !info && !nsamples && !cmp && !gather && !explicit_lod && !bias && !lz && !grad && !get_lod &&
         inst != V_SQ_TEX_INST__SAMPLE) {
         snprintf(msg, msglen, "unsupported TEX_INST %u", inst);
         return -1;
@@ -767,11 +852,6 @@ int eg_exec_tex(const struct eg_shader_env *env, union eg_vec4 *gpr, unsigned re
     }
     if (tr.last_level < tr.base_level)
         tr.last_level = tr.base_level;
-    if (tr.dim == V_SQ_TEX_DIM__SQ_TEX_DIM_CUBEMAP && grad) {
-        snprintf(msg, msglen, "texture resource %u: explicit gradients (TEX_INST %u) on a cube map are not modelled",
-                 res, inst);
-        return -1;
-    }
     const union eg_vec4 *src = &gpr[G_SQ_TEX_WORD0__SRC_GPR(w[0])];
     const unsigned sel[4] = { G_SQ_TEX_WORD1__DST_SEL_X(w[1]), G_SQ_TEX_WORD1__DST_SEL_Y(w[1]),
                               G_SQ_TEX_WORD1__DST_SEL_Z(w[1]), G_SQ_TEX_WORD1__DST_SEL_W(w[1]) };
@@ -827,7 +907,13 @@ int eg_exec_tex(const struct eg_shader_env *env, union eg_vec4 *gpr, unsigned re
          * would otherwise turn every non-mipmapped GL_LINEAR minification
          * into magnification (the ISA document does not say; chosen so) */
         unsigned filter = lod > 0.0f ? f.s.min_filter : f.s.mag_filter;
+        float lambda = lod;
         lod = isnan(lod) ? f.s.min_lod : lod < f.s.min_lod ? f.s.min_lod : lod > f.s.max_lod ? f.s.max_lod : lod;
+        if (get_lod) {
+            query_lod(&f, lambda, lod, &v);
+            write_sel(&gpr[G_SQ_TEX_WORD1__DST_GPR(w[1])], &v, sel, false);
+            return 0;
+        }
         unsigned l0 = tr.base_level, l1 = l0;
         float frac = 0.0f;
         if (lod > 0.0f && f.s.mip_filter == V_SQ_TEX_Z_FILTER__SQ_TEX_Z_FILTER_POINT) {

@@ -42,6 +42,12 @@ uint32_t *test_read_dwords(const char *path, size_t *ndw);
  * returns how many were read. */
 size_t test_load_words(const char *path, uint32_t *w, size_t cap);
 
+/* --- shaders (shader_text.c) ---------------------------------------------- */
+
+/* The disassembly of the shader w[0..ndw) (eg_shader_disasm), malloc'd;
+ * fails unless everything decoded. */
+char *test_disasm(const uint32_t *w, size_t ndw);
+
 /* --- the real card's frame (card_frame.c) --------------------------------- */
 
 /* A resolved 8x frame read back from an HD 7350 (tests/data/cedar/README.md). */
