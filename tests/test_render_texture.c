@@ -298,6 +298,57 @@ static void formats_from_hand_packed_texels(void **state)
     free(v);
 }
 
+/* Every raw value of every component of the formats the unit reads through
+ * lookup tables (fixed point of at most 8 bits: texture.c view_luts), as
+ * UNORM, SNORM (both SRF modes), SCALED and sRGB: read through a view, the
+ * same bits as tex_format_decode gives for the texel (the per-texel path,
+ * checked above against hand-packed texels). */
+static void table_formats_match_the_decoder(void **state)
+{
+    (void)state;
+    static const unsigned fmts[] = { FMT(8), FMT(4_4), FMT(8_8), FMT(5_6_5), FMT(1_5_5_5), FMT(4_4_4_4),
+                                     FMT(8_8_8_8) };
+    static const struct { unsigned nfmt, signed_mask; bool no_zero, degamma; } nums[] = {
+        { NORM, 0, false, false }, { NORM, 0xF, false, false }, { NORM, 0xF, true, false },
+        { NORM, 0x5, false, false }, { SCALED, 0xA, false, false }, { NORM, 0, false, true },
+    };
+    struct tex_view *v = calloc(1, sizeof *v);
+    assert_non_null(v);
+    unsigned checked = 0;
+    for (size_t fi = 0; fi < sizeof fmts / sizeof fmts[0]; fi++)
+        for (size_t ni = 0; ni < sizeof nums / sizeof nums[0]; ni++) {
+            const struct tex_format *f = tex_format_find(fmts[fi]);
+            assert_non_null(f);
+            /* 256 x 1 texels; texel i holds i in every byte (2-byte
+             * formats: i and its complement), so each component sees all
+             * its raw values */
+            vram_alloc(256 * 4);
+            for (unsigned i = 0; i < 256; i++)
+                for (unsigned b = 0; b < f->bytes; b++)
+                    vram[i * f->bytes + b] = (uint8_t)(b & 1 ? ~i : i);
+            struct tdesc d = { .dim = V_SQ_TEX_DIM__SQ_TEX_DIM_2D, .width = 256, .height = 1, .pitch = 256,
+                               .array_mode = V_ARRAY_MODE__ARRAY_LINEAR_ALIGNED, .fmt = fmts[fi],
+                               .nfmt = nums[ni].nfmt, .signed_mask = nums[ni].signed_mask,
+                               .no_zero = nums[ni].no_zero, .degamma = nums[ni].degamma, .addr = GPU_BASE };
+            memcpy(d.sel, XYZW, sizeof d.sel);
+            if (decode(v, &d))
+                fail_msg("format %u: %s", fmts[fi], v->err);
+            assert_true(v->lut_ok);
+            for (unsigned i = 0; i < 256; i++) {
+                union eg_vec4 got, want;
+                tex_view_texel(v, i, 0, 0, 0, &got);
+                tex_format_decode(f, &v->num, &vram[i * f->bytes], &want);
+                if (memcmp(&got, &want, sizeof got))
+                    fail_msg("format %u numbers %zu texel %u: %08x %08x %08x %08x, decoder %08x %08x %08x %08x",
+                             fmts[fi], ni, i, got.u[0], got.u[1], got.u[2], got.u[3], want.u[0], want.u[1],
+                             want.u[2], want.u[3]);
+                checked++;
+            }
+        }
+    assert_int_equal(checked, 7 * 6 * 256);
+    free(v);
+}
+
 /* ---- layouts: linear, 1D, 2D against the tiling map ------------------------------ */
 
 static uint32_t le32(const uint8_t *p)
@@ -1623,6 +1674,7 @@ static void faults_reach_the_draw(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test_teardown(table_formats_match_the_decoder, vram_free),
         cmocka_unit_test_teardown(formats_from_hand_packed_texels, vram_free),
         cmocka_unit_test_teardown(tiled_textures_follow_the_address_map, vram_free),
         cmocka_unit_test_teardown(array_layers_and_layer_views, vram_free),

@@ -43,8 +43,10 @@ static void tex(struct eg_asm *as, unsigned inst, unsigned mod, unsigned src, co
     eg_asm_tex(as, &t);
 }
 
-static void run(struct eg_asm *as, const struct eg_shader_env *env, const union eg_vec4 r0[NL], unsigned n,
-                struct eg_ps_output out[NL])
+/* Finish `as` and run it on n lanes, lane l's first nregs GPRs from
+ * regs[l * nregs ..]. */
+static void run(struct eg_asm *as, const struct eg_shader_env *env, const union eg_vec4 *regs, unsigned nregs,
+                unsigned n, struct eg_ps_output out[NL])
 {
     uint32_t w[1024];
     size_t ndw;
@@ -53,7 +55,7 @@ static void run(struct eg_asm *as, const struct eg_shader_env *env, const union 
     struct eg_program p = { "PS", w, ndw };
     struct eg_ps_input in[NL];
     for (unsigned l = 0; l < n; l++)
-        in[l] = (struct eg_ps_input){ &r0[l], 1, NULL, 0 };
+        in[l] = (struct eg_ps_input){ &regs[l * nregs], nregs, NULL, 0 };
     struct eg_shader_err err;
     if (eg_run_ps_lanes(&p, env, in, n, 0, out, &err))
         fail_msg("run: %s", err.msg);
@@ -88,7 +90,7 @@ static void gradients_of_polynomials(void **state)
     lanes_xy(r0);
     struct eg_shader_env env = { 0 };
     struct eg_ps_output out[NL];
-    run(&as, &env, r0, NL, out);
+    run(&as, &env, r0, 1, NL, out);
     for (int l = 0; l < NL; l++) {
         float x = (float)(QX + (l & 1)), y = (float)(QY + (l >> 1));
         const union eg_vec4 *h = &out[l].color[1], *v = &out[l].color[2];
@@ -118,7 +120,7 @@ static void gradients_of_polynomials(void **state)
     tex(&as, V_SQ_TEX_INST__GET_GRADIENTS_H, 1, 0, xyzw, 1);
     tex(&as, V_SQ_TEX_INST__GET_GRADIENTS_V, 0, 0, xyzw, 2);
     export_colors(&as, 1, 1);
-    run(&as, &env, r0, 1, out);
+    run(&as, &env, r0, 1, 1, out);
     for (int c = 0; c < 4; c++)
         assert_true(out[0].color[0].f[c] == 0.0f && out[0].color[1].f[c] == 0.0f);
 }
@@ -175,6 +177,17 @@ static int texel(void *c, unsigned r, int x, int y, int z, unsigned s, union eg_
  * each lane. */
 static union eg_vec4 last_out[NL];     /* sample_quad's whole results */
 
+/* run() on the quad with the texture above; out[l]: lane l's colour 0. */
+static void run_quad(struct eg_asm *as, const union eg_vec4 *regs, unsigned nregs, union eg_vec4 out[NL])
+{
+    struct eg_shader_env env = { .tex_resource = res, .tex_sampler = samp, .texel = texel,
+                                 .texel_level = texel_level };
+    struct eg_ps_output po[NL];
+    run(as, &env, regs, nregs, NL, po);
+    for (int l = 0; l < NL; l++)
+        out[l] = po[l].color[0];
+}
+
 static void sample_quad(unsigned inst, float a, float b, float c, float d, float bias, float got[NL])
 {
     float size = (float)(SIZE >> base_level);
@@ -201,28 +214,14 @@ static void sample_quad(unsigned inst, float a, float b, float c, float d, float
     }
     tex(&as, inst, 0, 0, xyzw, 3);
     export_colors(&as, 3, 0);
-    uint32_t w[1024];
-    size_t ndw;
-    if (eg_asm_finish(&as, true, w, 1024, &ndw))
-        fail_msg("encoder: %s", as.err);
-    struct eg_program p = { "PS", w, ndw };
     union eg_vec4 regs[NL][2];
-    struct eg_ps_input in[NL];
     for (int l = 0; l < NL; l++) {
         regs[l][0] = r0[l];
         regs[l][1] = r1[l];
-        in[l] = (struct eg_ps_input){ regs[l], 2, NULL, 0 };
     }
-    struct eg_shader_env env = { .tex_resource = res, .tex_sampler = samp, .texel = texel,
-                                 .texel_level = texel_level };
-    struct eg_ps_output out[NL];
-    struct eg_shader_err err;
-    if (eg_run_ps_lanes(&p, &env, in, NL, 0, out, &err))
-        fail_msg("run: %s", err.msg);
-    for (int l = 0; l < NL; l++) {
-        got[l] = out[l].color[0].f[0];
-        last_out[l] = out[l].color[0];
-    }
+    run_quad(&as, &regs[0][0], 2, last_out);
+    for (int l = 0; l < NL; l++)
+        got[l] = last_out[l].f[0];
 }
 
 static void implicit_lod_levels(void **state)
@@ -329,22 +328,10 @@ static void run_cube(unsigned inst, const union eg_vec4 r[NL][3], float got[NL])
     }
     tex(&as, inst, 0, 0, xyzw, 3);
     export_colors(&as, 3, 0);
-    uint32_t w[1024];
-    size_t ndw;
-    if (eg_asm_finish(&as, true, w, 1024, &ndw))
-        fail_msg("encoder: %s", as.err);
-    struct eg_program p = { "PS", w, ndw };
-    struct eg_ps_input in[NL];
+    union eg_vec4 out[NL];
+    run_quad(&as, &r[0][0], 3, out);
     for (int l = 0; l < NL; l++)
-        in[l] = (struct eg_ps_input){ r[l], 3, NULL, 0 };
-    struct eg_shader_env env = { .tex_resource = res, .tex_sampler = samp, .texel = texel,
-                                 .texel_level = texel_level };
-    struct eg_ps_output out[NL];
-    struct eg_shader_err err;
-    if (eg_run_ps_lanes(&p, &env, in, NL, 0, out, &err))
-        fail_msg("run: %s", err.msg);
-    for (int l = 0; l < NL; l++)
-        got[l] = out[l].color[0].f[0];
+        got[l] = out[l].f[0];
 }
 
 /* SAMPLE_G on a cube: the gradients are derivatives of the direction,

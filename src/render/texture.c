@@ -76,7 +76,15 @@ struct tex_unit {
     struct cedar_tiling tiling;
     pthread_mutex_t lock;
     atomic_bool decoded[TEX_SLOTS];
-    struct tex_view *view[TEX_SLOTS];   /* allocated at a slot's first decode (~8 KiB each) */
+    struct tex_view *view[TEX_SLOTS];   /* allocated at a slot's first decode (~12 KiB each) */
+    /* samplers decoded at their first fetch in the draw, with the slot whose
+     * view the border was made for (a fetch through another slot decodes
+     * its own) */
+    struct tex_samp {
+        atomic_bool decoded;
+        unsigned slot;
+        struct eg_tex_sampler s;
+    } samp[V_SQ_SAMPLER_BASE__STAGES * V_SQ_SAMPLER_BASE__PER_STAGE];
 };
 
 static int view_fail(struct tex_view *v, unsigned slot, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
@@ -252,6 +260,8 @@ static int view_mips(struct tex_view *v, unsigned slot, const uint32_t w[8], con
     return 0;
 }
 
+static void view_luts(struct tex_view *v);
+
 int tex_view_decode(struct tex_view *v, unsigned slot, const uint32_t w[8], const struct cedar_tiling *tiling,
                     const struct vc_mem *mem)
 {
@@ -367,15 +377,45 @@ int tex_view_decode(struct tex_view *v, unsigned slot, const uint32_t w[8], cons
         return -1;
     if (v->res.last_level && view_mips(v, slot, w, &s, mem))
         return -1;
+    view_luts(v);
     v->ok = true;
     return 0;
+}
+
+/* The view's lookup tables (struct tex_view lut), when its format has
+ * them: component c's number for raw value r is what tex_format_decode
+ * makes of a texel holding r in that component. */
+static void view_luts(struct tex_view *v)
+{
+    const struct tex_format *f = v->fmt;
+    v->lut_ok = !f->shared_exp && !f->is_float && !v->int_texels && f->bytes <= 4;
+    for (unsigned c = 0; v->lut_ok && c < f->comps; c++)
+        v->lut_ok = f->bits[c] <= 8;
+    for (unsigned c = 0; v->lut_ok && c < f->comps; c++)
+        for (uint32_t r = 0; r < 1u << f->bits[c]; r++) {
+            uint32_t word = r << f->lo[c];
+            const uint8_t b[4] = { (uint8_t)word, (uint8_t)(word >> 8), (uint8_t)(word >> 16), (uint8_t)(word >> 24) };
+            union eg_vec4 d;
+            tex_format_decode(f, &v->num, b, &d);
+            v->lut[c][r] = d.f[c];
+        }
 }
 
 /* The texel at mem + off, decoded and swizzled. */
 static void texel_at(const struct tex_view *v, const uint8_t *p, union eg_vec4 *out)
 {
     union eg_vec4 d;
-    tex_format_decode(v->fmt, &v->num, p, &d);
+    if (v->lut_ok) {
+        const struct tex_format *f = v->fmt;
+        uint32_t word = p[0];
+        for (unsigned i = 1; i < f->bytes; i++)
+            word |= (uint32_t)p[i] << (8 * i);
+        d = (union eg_vec4){ .u = { 0, 0, 0, 0x3F800000u } };   /* absent: 0, W 1.0 */
+        for (unsigned c = 0; c < f->comps; c++)
+            d.f[c] = v->lut[c][(word >> f->lo[c]) & ((1u << f->bits[c]) - 1)];
+    } else {
+        tex_format_decode(v->fmt, &v->num, p, &d);
+    }
     for (unsigned c = 0; c < 4; c++) {
         unsigned sel = v->dst_sel[c];
         if (sel <= V_SQ_SEL__SQ_SEL_W)
@@ -498,6 +538,8 @@ void tex_unit_begin(struct tex_unit *u, const struct vc_regs *regs, const struct
     u->tiling = *tiling;
     for (unsigned slot = 0; slot < TEX_SLOTS; slot++)
         atomic_store_explicit(&u->decoded[slot], false, memory_order_relaxed);
+    for (unsigned i = 0; i < sizeof u->samp / sizeof u->samp[0]; i++)
+        atomic_store_explicit(&u->samp[i].decoded, false, memory_order_relaxed);
 }
 
 /* Slot `slot`'s view, decoded by the first fetch from it in this draw
@@ -558,8 +600,22 @@ int tex_unit_sampler(struct tex_unit *u, unsigned sampler, unsigned slot, struct
     const unsigned per_stage = V_SQ_SAMPLER_BASE__PER_STAGE;
     if (sampler >= V_SQ_SAMPLER_BASE__STAGES * per_stage)
         return rs_msg_fail(msg, msglen, "sampler %u does not exist", sampler);
+    struct tex_samp *c = &u->samp[sampler];
+    if (atomic_load_explicit(&c->decoded, memory_order_acquire) && c->slot == slot) {
+        *out = c->s;
+        return 0;
+    }
     tex_sampler_decode(&u->regs->sampler[sampler * V_SQ_STAGE_LAYOUT__SAMPLER_DWORDS],
                        u->regs->border[sampler / per_stage][sampler % per_stage], v, out);
+    if (!atomic_load_explicit(&c->decoded, memory_order_acquire)) {
+        pthread_mutex_lock(&u->lock);
+        if (!atomic_load_explicit(&c->decoded, memory_order_relaxed)) {
+            c->slot = slot;
+            c->s = *out;
+            atomic_store_explicit(&c->decoded, true, memory_order_release);
+        }
+        pthread_mutex_unlock(&u->lock);
+    }
     return 0;
 }
 

@@ -83,6 +83,13 @@ struct tex_view {
     struct cedar_tile_map fmap;
     const uint8_t *fmask;       /* the FMask's slices 0 .. first_slice + res.depth - 1 */
     char mip_err[TEX_ERR_MAX];  /* why a level's mem is NULL (not GPU memory) */
+    /* A format whose components are fixed-point numbers of at most 8 bits
+     * (UNORM / SNORM / SCALED, sRGB included; not INT): each component's
+     * number for each raw value, made with tex_format_decode when the view
+     * is decoded, so a texel is a few table lookups (lut_ok), the same
+     * numbers as decoding it. */
+    bool lut_ok;
+    float lut[4][256];
     /* mip levels 1 .. res.last_level (level 0 is map / mem above); kept
      * last: a decode clears only what comes before */
     struct tex_level {

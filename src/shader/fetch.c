@@ -714,6 +714,8 @@ static void cube_quad_diff(const struct eg_tex_quad *q, const uint32_t w[4], boo
 static float implicit_lod(const struct tex_fetch *f, const struct eg_tex_quad *q, bool grad, const uint32_t w[4],
                           const bool norm[3])
 {
+    if (!grad && q && q->lod && q->lod->have)
+        return q->lod->lod;
     float ddx[4] = { 0 }, ddy[4] = { 0 };
     if (grad && f->tr->dim == V_SQ_TEX_DIM__SQ_TEX_DIM_CUBEMAP) {
         if (q && q->grad) {
@@ -743,7 +745,10 @@ static float implicit_lod(const struct tex_fetch *f, const struct eg_tex_quad *q
     unsigned size[3];
     for (int k = 0; k < 3; k++)
         size[k] = norm[k] ? level_size(full[k], tr->base_level) : 1;
-    return eg_tex_lod(ddx, ddy, size, lod_dims(tr->dim));
+    float lod = eg_tex_lod(ddx, ddy, size, lod_dims(tr->dim));
+    if (!grad && q && q->lod)
+        *q->lod = (struct eg_tex_lod_memo){ true, lod };
+    return lod;
 }
 
 float eg_tex_lod(const float ddx[3], const float ddy[3], const unsigned size[3], unsigned dims)

@@ -485,6 +485,7 @@ static int run_fetch_clause(struct machine *m, bool tex, size_t addr, unsigned c
         /* every lane's source as it is before any lane writes: a texture
          * instruction's derivatives read the quad's neighbours */
         union eg_vec4 src[MAX_LANES];
+        struct eg_tex_lod_memo memo = { false, 0.0f };
         if (tex)
             for (unsigned l = 0; l < m->nl; l++)
                 src[l] = m->ln[l].gpr[G_SQ_TEX_WORD0__SRC_GPR(m->cf.prog->dw[at])];
@@ -493,7 +494,7 @@ static int run_fetch_clause(struct machine *m, bool tex, size_t addr, unsigned c
                 continue;
             char msg[160] = "";
             union eg_vec4 *gpr = m->ln[l].gpr;
-            struct eg_tex_quad q = { src, m->nl, l, m->ln[l].grad };
+            struct eg_tex_quad q = { src, m->nl, l, m->ln[l].grad, &memo };
             const uint32_t *w = m->cf.prog->dw + at;
             int r;
             if (tex) {

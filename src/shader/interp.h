@@ -94,10 +94,18 @@ int eg_exec_scratch_read(union eg_vec4 *gpr, const union eg_vec4 *scratch, const
  * of the 2x2 quad, y down), the lane running it, and that lane's gradients
  * as SET_GRADIENTS_H / _V left them (grad[0] horizontal, grad[1]
  * vertical).  n < 4: a lone lane, whose derivatives are 0. */
+struct eg_tex_lod_memo {
+    bool have;
+    float lod;
+};
 struct eg_tex_quad {
     const union eg_vec4 *src;
     unsigned n, lane;
     union eg_vec4 *grad;
+    /* the quad's implicit level of detail for the instruction running, kept
+     * by the first of its lanes that computes it (the same for every lane:
+     * see fetch.c); NULL: each lane computes its own */
+    struct eg_tex_lod_memo *lod;
 };
 int eg_exec_tex(const struct eg_shader_env *env, union eg_vec4 *gpr, unsigned res_base, unsigned sampler_base,
                 const uint32_t w[4], const struct eg_tex_quad *q, char *msg, size_t msglen);

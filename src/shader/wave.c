@@ -67,6 +67,7 @@ struct eg_wave {
     uint32_t res[EG_NSLOTS][N];
     uint32_t tmp[EG_NSLOTS][3][N];
     union eg_vec4 fetch_src[N];     /* a TEX instruction's source in every lane, before it runs */
+    struct eg_tex_lod_memo lod_memo[N];     /* by the group's first lane */
 };
 
 struct eg_wave *eg_wave_new(const struct eg_program *ps, const struct eg_shader_env *env)
@@ -483,6 +484,8 @@ static int run_fetch_clause(void *ctx, struct eg_cf *c, bool tex, size_t addr, u
         }
         if (dg + 1 > w->hw)
             w->hw = dg + 1;
+        if (tex)
+            memset(w->lod_memo, 0, sizeof w->lod_memo);
         EACH_LANE(l, A) {
             union eg_vec4 r[2];
             char msg[160];
@@ -491,7 +494,7 @@ static int run_fetch_clause(void *ctx, struct eg_cf *c, bool tex, size_t addr, u
             int rc;
             if (tex) {
                 unsigned q = l - l % w->group;
-                struct eg_tex_quad quad = { &src[q], w->group, l - q, w->grad[l] };
+                struct eg_tex_quad quad = { &src[q], w->group, l - q, w->grad[l], &w->lod_memo[q] };
                 rc = eg_exec_tex(w->env, r, V_SQ_FETCH_RESOURCE_BASE__PS, V_SQ_SAMPLER_BASE__PS, ww, &quad, msg, sizeof msg);
             } else {
                 rc = eg_exec_vtx(w->env, r, V_SQ_FETCH_RESOURCE_BASE__PS, ww, msg, sizeof msg);
