@@ -86,6 +86,17 @@ struct vc_pixel_out {
 };
 
 struct eg_stream_out;   /* cedar/shader.h */
+/* Where the geometry path's stages put their output (src/render/gs.c):
+ * ring writes (MEM_RING: ring 0, MEM_RING1..3: rings 1..3) into the running
+ * invocation's ring item, dword dw + c getting v[c] for each component c in
+ * mask, and the GS's EMIT_VERTEX (emit) / CUT_VERTEX (cut) / EMIT_CUT_VERTEX
+ * (both) of a stream.  0, or -1 with a reason in msg (the draw stops). */
+struct vc_ring_sink {
+    void *ctx;
+    int (*write)(void *ctx, unsigned ring, uint64_t dw, const uint32_t v[4], unsigned mask, char *msg,
+                 size_t msglen);
+    int (*emit)(void *ctx, unsigned stream, bool emit, bool cut, char *msg, size_t msglen);
+};
 
 struct vc_shader_ops {
     void *ctx;
@@ -109,6 +120,17 @@ struct vc_shader_ops {
     int (*stream_vertex)(void *ctx, const struct vc_regs *regs, const struct vc_mem *mem,
                          uint32_t index, uint32_t instance, struct eg_stream_out *out,
                          struct vc_draw_err *err);
+    /* The geometry path (VGT_GS_MODE GS_SCENARIO_G), optional (NULL: a
+     * draw with a GS stops with an error): the ES (SQ_PGM_START_ES, the
+     * vertex shader with its fetch shader) for vertex `index` of `instance`,
+     * and the GS (SQ_PGM_START_GS) for one primitive with R0 / R1 as the
+     * VGT starts it; both write their rings and emit through `sink`.  The
+     * copy shader is the vertex stage above, its index the GSVS-ring dword
+     * offset of the vertex it reads (R0.x). */
+    int (*es)(void *ctx, const struct vc_regs *regs, const struct vc_mem *mem, uint32_t index, uint32_t instance,
+              const struct vc_ring_sink *sink, struct vc_draw_err *err);
+    int (*gs)(void *ctx, const struct vc_regs *regs, const struct vc_mem *mem, const uint32_t r0[4],
+              const uint32_t r1[4], const struct vc_ring_sink *sink, struct vc_draw_err *err);
 };
 
 /* ---- the renderer ---------------------------------------------------------- */
@@ -163,6 +185,8 @@ struct vc_render_stats {
     uint64_t c_invocations;    /* primitives that reached the clipper */
     uint64_t c_primitives;     /* primitives it passed on: 1 each unclipped, the
                                 * triangles of the polygon when clipped */
+    uint64_t gs_invocations;   /* GS runs: one per input primitive */
+    uint64_t gs_primitives;    /* primitives the GS's emitted strips make */
     /* samples that passed the depth and stencil tests while DB_COUNT_CONTROL
      * counted them: the DB's counter, which ZPASS_DONE writes */
     uint64_t zpass_samples;

@@ -114,6 +114,16 @@ struct eg_export {
     bool done;              /* EXPORT_DONE: the last export of its type */
 };
 
+/* A memory export (CF_ALLOC_EXPORT_WORD1_BUF form): MEM_RING*, MEM_SCRATCH,
+ * MEM_STREAM*: burst_count + 1 elements of elem_size + 1 dwords from GPRs
+ * gpr.. at array_base (+ index_gpr.x for the indexed types, TYPE bit 0). */
+struct eg_mem_export {
+    unsigned cf_inst;       /* V_SQ_CF_INST__MEM_* */
+    unsigned type;          /* 0 WRITE, 1 WRITE_IND, 2 WRITE_ACK, 3 WRITE_IND_ACK */
+    unsigned array_base, array_size;
+    unsigned gpr, index_gpr, elem_size, comp_mask, burst_count;
+};
+
 /* The kcache sets an ALU clause locks (constant buffer bank, first constant/16, mode). */
 struct eg_kcache {
     unsigned bank, addr, mode;  /* mode V_SQ_KCACHE_MODE__* (NOP = unused) */
@@ -153,6 +163,9 @@ unsigned eg_asm_pc(const struct eg_asm *a);
 void eg_asm_call_fs(struct eg_asm *a);
 void eg_asm_return(struct eg_asm *a);
 void eg_asm_export(struct eg_asm *a, const struct eg_export *e);
+void eg_asm_mem(struct eg_asm *a, const struct eg_mem_export *e);
+/* EMIT_VERTEX / CUT_VERTEX / EMIT_CUT_VERTEX of a stream (COUNT 0..3) */
+void eg_asm_emit(struct eg_asm *a, unsigned cf_inst, unsigned stream);
 /* Open a clause (closing the previous one); kc may be NULL (no constants). */
 void eg_asm_alu_clause(struct eg_asm *a, unsigned cf_alu_inst, const struct eg_kcache kc[2]);
 void eg_asm_vtx_clause(struct eg_asm *a);
@@ -287,6 +300,14 @@ struct eg_shader_env {
      * holding S */
     uint32_t vtx_semantic[32];
     uint32_t vtx_semantic_valid;
+    /* The geometry path's rings (NULL: MEM_RING* and EMIT / CUT_VERTEX
+     * fault).  ring_write: a MEM_RING (ring 0) .. MEM_RING3 (ring 3) write
+     * of the running invocation: dword dw + c of its ring item gets v[c] for
+     * each component c set in mask.  emit: EMIT_VERTEX (emit), CUT_VERTEX
+     * (cut) or EMIT_CUT_VERTEX (both) of stream 0..3. */
+    int (*ring_write)(void *ctx, unsigned ring, uint64_t dw, const uint32_t v[4], unsigned mask, char *msg,
+                      size_t msglen);
+    int (*emit)(void *ctx, unsigned stream, bool emit, bool cut, char *msg, size_t msglen);
 };
 
 struct eg_shader_err { char msg[200]; };
@@ -326,6 +347,18 @@ struct eg_stream_out {
 int eg_run_vs_stream(const struct eg_program *vs, const struct eg_program *fs,
                      const struct eg_shader_env *env, uint32_t vertex_id, uint32_t instance_id,
                      struct eg_vs_output *out, struct eg_stream_out *so, struct eg_shader_err *err);
+/* Any stage but the pixel shader's, for one lane: the stage's first fetch
+ * resource and sampler (V_SQ_FETCH_RESOURCE_BASE__*, V_SQ_SAMPLER_BASE__*)
+ * and the start values of R0 and R1 (a VS: vertex id and instance id in
+ * R0.x / R0.w; a GS: its input vertices' ESGS-ring offsets, primitive id
+ * and invocation id, where the caller puts them).  eg_run_vs is this with
+ * the VS's bases. */
+struct eg_stage_start {
+    unsigned res_base, sampler_base;
+    union eg_vec4 r0, r1;
+};
+int eg_run_stage(const struct eg_program *prog, const struct eg_program *fs, const struct eg_shader_env *env,
+                 const struct eg_stage_start *start, struct eg_vs_output *out, struct eg_shader_err *err);
 
 /* One interpolation parameter as the parameter cache holds it for a triangle:
  * the value at vertex 0 and the differences to vertices 1 and 2.  INTERP_*

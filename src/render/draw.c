@@ -13,6 +13,7 @@
 #include "cedar/shader.h"
 #include "clip_line.h"
 #include "depth.h"
+#include "gs.h"
 #include "interp.h"
 #include "render_priv.h"
 #include "workers.h"
@@ -1032,14 +1033,14 @@ static int draw_quad(struct draw_ctx *d, const struct rs_vertex c[4], const doub
     return 0;
 }
 
-static int on_prim(void *ctx, enum vgt_prim_kind kind, const uint32_t *idx, const uint64_t *inv, unsigned n,
-                   uint32_t instance)
+/* A primitive of n (1..3) shaded vertices, from the VGT (on_prim) or the
+ * geometry path (gs.c). */
+static int draw_prim(void *ctx, enum vgt_prim_kind kind, const struct vc_vertex_out *const *vin, unsigned n)
 {
     struct draw_ctx *d = ctx;
     const struct vc_vertex_out *vo[3];
     for (unsigned k = 0; k < n; k++)
-        if (!(vo[k] = vertex(d, idx[k], inv[k], instance)))
-            return -1;
+        vo[k] = vin[k];
     d->r->stats.c_invocations++;
     /* The clipper passes on what needs no clipping as it is (set-up culls
      * after it); a triangle it clips counts in draw_triangle. */
@@ -1144,6 +1145,17 @@ static int on_prim(void *ctx, enum vgt_prim_kind kind, const uint32_t *idx, cons
     return draw_quad(d, c, wc);
 }
 
+static int on_prim(void *ctx, enum vgt_prim_kind kind, const uint32_t *idx, const uint64_t *inv, unsigned n,
+                   uint32_t instance)
+{
+    struct draw_ctx *d = ctx;
+    const struct vc_vertex_out *vo[3];
+    for (unsigned k = 0; k < n; k++)
+        if (!(vo[k] = vertex(d, idx[k], inv[k], instance)))
+            return -1;
+    return draw_prim(d, kind, vo, n);
+}
+
 /* ---- the draw ----------------------------------------------------------------------- */
 
 int vc_render_draw(struct vc_render *r, const struct vc_regs *regs, const struct vc_mem *mem,
@@ -1242,7 +1254,8 @@ int vc_render_draw(struct vc_render *r, const struct vc_regs *regs, const struct
     }
     setup_threads(d);
     struct vgt_counts vc;
-    rc = vgt_run(regs, mem, draw, on_prim, d, &vc, err);
+    rc = gs_enabled(regs) ? gs_draw(r, regs, mem, draw, draw_prim, d, &vc, err)
+                          : vgt_run(regs, mem, draw, on_prim, d, &vc, err);
     r->stats.ia_vertices += vc.ia_vertices;
     r->stats.ia_primitives += vc.ia_primitives;
     r->stats.vs_invocations += vc.vs_invocations;

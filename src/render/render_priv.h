@@ -435,7 +435,10 @@ uint64_t vgt_reuse_vertex(struct vgt_reuse *r, uint32_t index);
 
 /* ---- primitive assembly (vgt.c) ------------------------------------------- */
 
-enum vgt_prim_kind { VGT_POINT = 1, VGT_LINE = 2, VGT_TRIANGLE = 3, VGT_RECT = 4 };
+/* VGT_LINE_ADJ / VGT_TRIANGLE_ADJ: a primitive with its adjacent vertices
+ * (4 / 6, in the order the geometry shader receives them), assembled only
+ * when a GS takes them (VGT_GS_MODE GS_SCENARIO_G). */
+enum vgt_prim_kind { VGT_POINT = 1, VGT_LINE = 2, VGT_TRIANGLE = 3, VGT_RECT = 4, VGT_LINE_ADJ = 5, VGT_TRIANGLE_ADJ = 6 };
 
 /* Called once per assembled primitive with the vertex indices (in the order
  * the primitive's vertices are given, provoking-vertex rules aside) and the

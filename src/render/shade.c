@@ -19,6 +19,7 @@
 #include "cedar/regdb.h"
 #include "cedar/shader.h"
 #include "cedar/vtx_format.h"
+#include "gs.h"
 #include "render_priv.h"
 #include "texture.h"
 
@@ -30,7 +31,7 @@
  * w); its other channels are not modelled (left 0). */
 #define FIXED_PT_SAMPLE_CHAN 3
 
-enum stage { STAGE_FS, STAGE_VS, STAGE_PS, STAGE_COUNT };
+enum stage { STAGE_FS, STAGE_VS, STAGE_PS, STAGE_ES, STAGE_GS, STAGE_COUNT };
 
 /* One thread's pixel stage for many pixels: the PS decoded for batches,
  * else the PS for waves of pixels or quads with their start values
@@ -40,14 +41,16 @@ struct shade_lanes {
     struct eg_wave *wave;
     union eg_vec4 *gpr;
 };
-static const char *const stage_name[STAGE_COUNT] = {"FS", "VS", "PS"};
+static const char *const stage_name[STAGE_COUNT] = {"FS", "VS", "PS", "ES", "GS"};
 
 struct shade {
     const struct vc_regs *regs;
     const struct vc_mem *mem;
     struct eg_program prog[STAGE_COUNT];
     bool have_fs;
-    struct eg_shader_env env[2];       /* VS (with its fetch shader), PS */
+    struct eg_shader_env env[4];       /* VS (with its fetch shader), PS, ES (the VS's, with rings), GS */
+    bool gs;                           /* the geometry path: ES and GS mapped (gs.c) */
+    const struct vc_ring_sink *sink;   /* where the running ES / GS writes its rings */
     enum stage env_stage[2];
     /* how the SPI loads the PS's GPRs this draw (from the SPI registers) */
     enum vc_baryc baryc_order[VC_BARYC_COUNT];
@@ -198,6 +201,56 @@ static int bool_const_ps(void *ctx, unsigned index, bool *out, char *msg, size_t
     return bool_const(ctx, V_SQ_CONST_STAGE__PS, index, out, msg, msglen);
 }
 
+static int loop_const_gs(void *ctx, unsigned index, uint32_t *out, char *msg, size_t msglen)
+{
+    return loop_const(ctx, V_SQ_CONST_STAGE__GS, index, out, msg, msglen);
+}
+
+static int bool_const_gs(void *ctx, unsigned index, bool *out, char *msg, size_t msglen)
+{
+    return bool_const(ctx, V_SQ_CONST_STAGE__GS, index, out, msg, msglen);
+}
+
+/* The GS's constant buffers (SQ_ALU_CONST_CACHE_GS_*); the ES reads the VS's
+ * (Evergreen has no ES constant registers; Mesa binds the vertex shader's
+ * constants there whether it runs as the VS or the ES). */
+static int constant_gs(void *ctx, unsigned bank, unsigned index, uint32_t out[4], char *msg, size_t msglen)
+{
+    const struct shade *s = ctx;
+    if (bank >= 16)
+        return rs_msg_fail(msg, msglen, "constant buffer %u does not exist", bank);
+    uint64_t size = (uint64_t)vc_reg(s->regs, REG_SQ_ALU_CONST_BUFFER_SIZE_GS(bank)) * V_SQ_STAGE_LAYOUT__CONST_BUFFER_UNIT;
+    uint64_t off = (uint64_t)index * V_SQ_STAGE_LAYOUT__CONST_BYTES;
+    if (off + V_SQ_STAGE_LAYOUT__CONST_BYTES > size)
+        return rs_msg_fail(msg, msglen, "constant %u is outside GS constant buffer %u (%llu bytes)", index, bank,
+                           (unsigned long long)size);
+    uint64_t base = (uint64_t)vc_reg(s->regs, REG_SQ_ALU_CONST_CACHE_GS(bank)) << 8;
+    const uint8_t *p = vc_mem_ptr(s->mem, base + off, V_SQ_STAGE_LAYOUT__CONST_BYTES);
+    if (!p)
+        return rs_msg_fail(msg, msglen, "GS constant buffer %u at 0x%llx is not inside a GPU buffer", bank,
+                           (unsigned long long)base);
+    memcpy(out, p, V_SQ_STAGE_LAYOUT__CONST_BYTES);
+    return 0;
+}
+
+/* The running ES's / GS's ring writes and emits, to the geometry path. */
+static int ring_write(void *ctx, unsigned ring, uint64_t dw, const uint32_t v[4], unsigned mask, char *msg,
+                      size_t msglen)
+{
+    const struct shade *s = ctx;
+    if (!s->sink)
+        return rs_msg_fail(msg, msglen, "a ring write outside the ES and GS");
+    return s->sink->write(s->sink->ctx, ring, dw, v, mask, msg, msglen);
+}
+
+static int ring_emit(void *ctx, unsigned stream, bool emit, bool cut, char *msg, size_t msglen)
+{
+    const struct shade *s = ctx;
+    if (!s->sink)
+        return rs_msg_fail(msg, msglen, "an emit outside the GS");
+    return s->sink->emit(s->sink->ctx, stream, emit, cut, msg, msglen);
+}
+
 /* The texture unit's answers (texture.c), for both stages: their
  * resource and sampler numbers do not overlap. */
 static int tex_resource(void *ctx, unsigned slot, struct eg_tex_resource *out, char *msg, size_t msglen)
@@ -244,7 +297,9 @@ static int check_vtx(const struct shade *s, enum stage st, size_t pc, size_t at,
     if (inst != V_SQ_VTX_INST__FETCH && inst != V_SQ_VTX_INST__SEMANTIC)
         return 0; /* the interpreter reports what it does not model */
     unsigned fmt = G_SQ_VTX_WORD1_GPR__DATA_FORMAT(w[1]), nfmt = G_SQ_VTX_WORD1_GPR__NUM_FORMAT_ALL(w[1]);
-    unsigned slot = (st == STAGE_FS ? V_SQ_FETCH_RESOURCE_BASE__FS : V_SQ_FETCH_RESOURCE_BASE__VS) +
+    unsigned slot = (st == STAGE_FS   ? V_SQ_FETCH_RESOURCE_BASE__FS
+                     : st == STAGE_GS ? V_SQ_FETCH_RESOURCE_BASE__GS
+                                      : V_SQ_FETCH_RESOURCE_BASE__VS) +
                     G_SQ_VTX_WORD0__BUFFER_ID(w[0]);
     if (G_SQ_VTX_WORD1_GPR__USE_CONST_FIELDS(w[1]) && slot < V_SQ_FETCH_RESOURCE_BASE__COUNT) {
         const uint32_t *r = resource_words(s->regs, slot);
@@ -408,6 +463,10 @@ static int begin(void *ctx, const struct vc_regs *regs, const struct vc_mem *mem
         return -1;
     if (check_vertex_formats(s, STAGE_VS, err))
         return -1;
+    s->gs = gs_enabled(regs);
+    if (s->gs && (map_program(s, STAGE_ES, REG_SQ_PGM_START_ES, err) || map_program(s, STAGE_GS, REG_SQ_PGM_START_GS, err) ||
+                  check_vertex_formats(s, STAGE_ES, err) || check_vertex_formats(s, STAGE_GS, err)))
+        return -1;
 
     tex_unit_begin(s->tex, regs, mem, s->tiling);
 
@@ -433,6 +492,15 @@ static int begin(void *ctx, const struct vc_regs *regs, const struct vc_mem *mem
         if (id != 0 && id != 0xFF)
             vs->vtx_semantic_valid |= 1u << i;
     }
+    /* the ES: the VS's resources and constants, and the ESGS ring; the GS:
+     * its own constants, and both rings */
+    s->env[2] = *vs;
+    s->env[2].ring_write = ring_write;
+    s->env[2].emit = ring_emit;
+    s->env[3] = s->env[2];
+    s->env[3].constant = constant_gs;
+    s->env[3].loop_const = loop_const_gs;
+    s->env[3].bool_const = bool_const_gs;
     memset(ps, 0, sizeof *ps);
     ps->ctx = s;
     ps->mem = mem;
@@ -491,6 +559,45 @@ static int stream_vertex(void *ctx, const struct vc_regs *regs, const struct vc_
                          &o, out, &e))
         return rs_fail(err, "render: %s", e.msg);
     return 0;
+}
+
+/* The geometry path's stages (gs.c): the ES with the VS's bases, the GS
+ * with its own. */
+static int run_ring_stage(struct shade *s, enum stage st, const struct eg_stage_start *start,
+                          const struct vc_ring_sink *sink, struct vc_draw_err *err)
+{
+    if (!s->gs)
+        return rs_fail(err, "render: the %s ran outside a geometry-shader draw", stage_name[st]);
+    struct eg_vs_output o;
+    struct eg_shader_err e;
+    s->sink = sink;
+    int rc = eg_run_stage(&s->prog[st], st == STAGE_ES && s->have_fs ? &s->prog[STAGE_FS] : NULL,
+                          &s->env[st == STAGE_ES ? 2 : 3], start, &o, &e);
+    s->sink = NULL;
+    if (rc)
+        return rs_fail(err, "render: %s", e.msg);
+    if (o.pos_mask || o.param_mask)
+        return rs_fail(err, "render: shader %s exported a position or parameter (it writes rings)", stage_name[st]);
+    return 0;
+}
+
+static int es(void *ctx, const struct vc_regs *regs, const struct vc_mem *mem, uint32_t index, uint32_t instance,
+              const struct vc_ring_sink *sink, struct vc_draw_err *err)
+{
+    (void)regs, (void)mem;
+    const struct eg_stage_start st = {V_SQ_FETCH_RESOURCE_BASE__VS, V_SQ_SAMPLER_BASE__VS,
+                                      {.u = {index, 0, 0, instance}}, {.u = {0}}};
+    return run_ring_stage(ctx, STAGE_ES, &st, sink, err);
+}
+
+static int gs(void *ctx, const struct vc_regs *regs, const struct vc_mem *mem, const uint32_t r0[4],
+              const uint32_t r1[4], const struct vc_ring_sink *sink, struct vc_draw_err *err)
+{
+    (void)regs, (void)mem;
+    struct eg_stage_start st = {V_SQ_FETCH_RESOURCE_BASE__GS, V_SQ_SAMPLER_BASE__GS, {.u = {0}}, {.u = {0}}};
+    memcpy(st.r0.u, r0, sizeof st.r0.u);
+    memcpy(st.r1.u, r1, sizeof st.r1.u);
+    return run_ring_stage(ctx, STAGE_GS, &st, sink, err);
 }
 
 /* The renderer's view of one lane's exports. */
@@ -763,6 +870,8 @@ int render_default_shaders(struct vc_render *r, struct vc_shader_ops *ops)
     ops->ctx = r->shade;
     ops->begin = begin;
     ops->vertex = vertex;
+    ops->es = es;
+    ops->gs = gs;
     ops->pixel = pixel;
     ops->stream_vertex = stream_vertex;
     return 0;

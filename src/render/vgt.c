@@ -19,7 +19,8 @@ struct vtx {
 
 struct assembler {
     unsigned prim_type;
-    struct vtx v[4];      /* the vertices kept for strips / fans / lists */
+    struct vtx v[6];      /* the vertices kept for strips / fans / lists */
+    bool gs;              /* a GS takes the adjacent vertices too */
     unsigned n;           /* indices seen since the start or the last restart */
     struct vtx first;     /* first vertex (fans, line loops, polygons) */
     uint32_t instance;
@@ -36,11 +37,52 @@ static int emit(struct assembler *a, enum vgt_prim_kind k, struct vtx i0, struct
     return a->fn(a->ctx, k, idx, inv, k == VGT_POINT ? 1 : k == VGT_LINE ? 2 : 3, a->instance);
 }
 
+/* A primitive with its adjacent vertices, for the GS: v[at[0..n-1]]. */
+static int emit_adj(struct assembler *a, enum vgt_prim_kind k, const unsigned *at, unsigned n)
+{
+    uint32_t idx[6];
+    uint64_t inv[6];
+    for (unsigned j = 0; j < n; j++) {
+        idx[j] = a->v[at[j]].i;
+        inv[j] = a->v[at[j]].inv;
+    }
+    a->primitives++;
+    return a->fn(a->ctx, k, idx, inv, n, a->instance);
+}
+
+/* Lines and triangles with adjacency into a GS, vertices in the order GL
+ * gives them to it (GL 4.6 10.1.11-10.1.13; a line strip's segment k is
+ * vertices k .. k+3).  Triangle strips with adjacency are refused by gs.c. */
+static int assemble_adj(struct assembler *a, unsigned n, struct vtx i)
+{
+    switch (a->prim_type) {
+    case V_VGT_DI_PRIM_TYPE__DI_PT_LINELIST_ADJ: {
+        static const unsigned at[4] = {0, 1, 2, 3};
+        a->v[n % 4] = i;
+        return n % 4 == 3 ? emit_adj(a, VGT_LINE_ADJ, at, 4) : 0;
+    }
+    case V_VGT_DI_PRIM_TYPE__DI_PT_LINESTRIP_ADJ: {
+        a->v[n % 4] = i;
+        const unsigned at[4] = {(n + 1) % 4, (n + 2) % 4, (n + 3) % 4, n % 4};
+        return n >= 3 ? emit_adj(a, VGT_LINE_ADJ, at, 4) : 0;
+    }
+    default: { /* DI_PT_TRILIST_ADJ */
+        static const unsigned at[6] = {0, 1, 2, 3, 4, 5};
+        a->v[n % 6] = i;
+        return n % 6 == 5 ? emit_adj(a, VGT_TRIANGLE_ADJ, at, 6) : 0;
+    }
+    }
+}
+
 static int assemble(struct assembler *a, struct vtx i)
 {
     unsigned n = a->n++;
     if (n == 0)
         a->first = i;
+    if (a->gs && (a->prim_type == V_VGT_DI_PRIM_TYPE__DI_PT_LINELIST_ADJ ||
+                  a->prim_type == V_VGT_DI_PRIM_TYPE__DI_PT_LINESTRIP_ADJ ||
+                  a->prim_type == V_VGT_DI_PRIM_TYPE__DI_PT_TRILIST_ADJ))
+        return assemble_adj(a, n, i);
     switch (a->prim_type) {
     case V_VGT_DI_PRIM_TYPE__DI_PT_POINTLIST:
         return emit(a, VGT_POINT, i, i, i);
@@ -78,9 +120,9 @@ static int assemble(struct assembler *a, struct vtx i)
         a->v[1] = i;
         return rc;
     }
-    /* Adjacency types with no geometry shader (the model has none): the
-     * adjacent vertices are shaded and counted as indices but draw nothing
-     * (GL 4.6 10.1.11-10.1.14, table 10.1 for strips). */
+    /* Adjacency types with no geometry shader: the adjacent vertices are
+     * shaded and counted as indices but draw nothing (GL 4.6 10.1.11-10.1.14,
+     * table 10.1 for strips). */
     case V_VGT_DI_PRIM_TYPE__DI_PT_LINELIST_ADJ:
         a->v[n % 4] = i;
         return n % 4 == 3 ? emit(a, VGT_LINE, a->v[1], a->v[2], a->v[2]) : 0;
@@ -205,6 +247,7 @@ int vgt_run(const struct vc_regs *regs, const struct vc_mem *mem, const struct v
     for (uint32_t inst = 0; inst < instances; inst++) {
         memset(&a, 0, sizeof a);
         a.prim_type = prim_type;
+        a.gs = G_VGT_GS_MODE__MODE(vc_reg(regs, REG_VGT_GS_MODE)) == V_VGT_GS_MODE__GS_SCENARIO_G;
         a.instance = inst;
         a.fn = fn;
         a.ctx = ctx;

@@ -128,6 +128,37 @@ void eg_asm_export(struct eg_asm *a, const struct eg_export *e)
     add_cf(a, w0, w1);
 }
 
+void eg_asm_mem(struct eg_asm *a, const struct eg_mem_export *e)
+{
+    close_clause(a);
+    if (!fits(a, "mem CF_INST", e->cf_inst, SQ_CF_ALLOC_EXPORT_WORD1_BUF__CF_INST__WIDTH) ||
+        !fits(a, "mem type", e->type, SQ_CF_ALLOC_EXPORT_WORD0__TYPE__WIDTH) ||
+        !fits(a, "mem array_base", e->array_base, SQ_CF_ALLOC_EXPORT_WORD0__ARRAY_BASE__WIDTH) ||
+        !fits(a, "mem gpr", e->gpr, SQ_CF_ALLOC_EXPORT_WORD0__RW_GPR__WIDTH) ||
+        !fits(a, "mem index_gpr", e->index_gpr, SQ_CF_ALLOC_EXPORT_WORD0__INDEX_GPR__WIDTH) ||
+        !fits(a, "mem elem_size", e->elem_size, SQ_CF_ALLOC_EXPORT_WORD0__ELEM_SIZE__WIDTH) ||
+        !fits(a, "mem array_size", e->array_size, SQ_CF_ALLOC_EXPORT_WORD1_BUF__ARRAY_SIZE__WIDTH) ||
+        !fits(a, "mem comp_mask", e->comp_mask, SQ_CF_ALLOC_EXPORT_WORD1_BUF__COMP_MASK__WIDTH) ||
+        !fits(a, "mem burst_count", e->burst_count, SQ_CF_ALLOC_EXPORT_WORD1_BUF__BURST_COUNT__WIDTH))
+        return;
+    uint32_t w0 = S_SQ_CF_ALLOC_EXPORT_WORD0__ARRAY_BASE(e->array_base) | S_SQ_CF_ALLOC_EXPORT_WORD0__TYPE(e->type) |
+                  S_SQ_CF_ALLOC_EXPORT_WORD0__RW_GPR(e->gpr) | S_SQ_CF_ALLOC_EXPORT_WORD0__INDEX_GPR(e->index_gpr) |
+                  S_SQ_CF_ALLOC_EXPORT_WORD0__ELEM_SIZE(e->elem_size);
+    uint32_t w1 = S_SQ_CF_ALLOC_EXPORT_WORD1_BUF__ARRAY_SIZE(e->array_size) |
+                  S_SQ_CF_ALLOC_EXPORT_WORD1_BUF__COMP_MASK(e->comp_mask) |
+                  S_SQ_CF_ALLOC_EXPORT_WORD1_BUF__BURST_COUNT(e->burst_count) |
+                  S_SQ_CF_ALLOC_EXPORT_WORD1_BUF__CF_INST(e->cf_inst) | S_SQ_CF_ALLOC_EXPORT_WORD1_SWIZ__BARRIER(1);
+    add_cf(a, w0, w1);
+}
+
+void eg_asm_emit(struct eg_asm *a, unsigned cf_inst, unsigned stream)
+{
+    close_clause(a);
+    if (!fits(a, "CF_INST", cf_inst, SQ_CF_WORD1__CF_INST__WIDTH) || !fits(a, "stream", stream, 2))
+        return;
+    add_cf(a, 0, S_SQ_CF_WORD1__CF_INST(cf_inst) | S_SQ_CF_WORD1__COUNT(stream) | S_SQ_CF_WORD1__BARRIER(1));
+}
+
 static void open_clause(struct eg_asm *a, enum eg_clause_kind kind, uint32_t w0, uint32_t w1)
 {
     close_clause(a);

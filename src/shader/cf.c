@@ -314,6 +314,12 @@ static int run_cf_plain(const struct eg_cf_ops *o, struct eg_cf *c, uint32_t w0,
         c->active = keep;
         return r;
     }
+    case V_SQ_CF_INST__EMIT_VERTEX:
+    case V_SQ_CF_INST__EMIT_CUT_VERTEX:
+    case V_SQ_CF_INST__CUT_VERTEX:
+        if (!o->emit)
+            return cf_fault(o, c, "unsupported CF instruction 0x%02x (%s)", inst, eg_cf_inst_name(w1));
+        return pass ? o->emit(o->ctx, c, inst, G_SQ_CF_WORD1__COUNT(w1), pass) : 0;
     case V_SQ_CF_INST__CALL_FS:
         if (!o->fs)
             return cf_fault(o, c, "CALL_FS but no fetch shader");

@@ -61,6 +61,9 @@ struct eg_cf_ops {
     int (*fetch)(void *ctx, struct eg_cf *c, bool tex, size_t addr, unsigned count, uint64_t lanes);
     /* EXPORT / EXPORT_DONE / MEM_SCRATCH and the other alloc-export forms */
     int (*export)(void *ctx, struct eg_cf *c, uint32_t w0, uint32_t w1);
+    /* EMIT_VERTEX / CUT_VERTEX / EMIT_CUT_VERTEX (inst) of stream COUNT
+     * for lanes (not 0); NULL: they fault */
+    int (*emit)(void *ctx, struct eg_cf *c, unsigned inst, unsigned stream, uint64_t lanes);
     /* Whether no lane is in x, where flow control decides on it.  NULL:
      * x == 0.  With `split`, before is the state before the instruction
      * deciding (see wave.c); else NULL. */

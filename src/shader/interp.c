@@ -470,6 +470,41 @@ static int scratch_write(struct machine *m, uint32_t w0, uint32_t w1)
     return 0;
 }
 
+/* ---------------------------------------------------------------- rings */
+
+/* MEM_RING .. MEM_RING3 for the running lane (an ES's or GS's output to its
+ * ring item: Mesa sfn MemRingOutInstr, ELEM_SIZE 3, COMP_MASK 0xF): ARRAY_BASE
+ * counts dwords (the ES writes the GS input at ring offset / 4, which the GS
+ * fetches at 16 bytes per input), the index GPR's x (WRITE_IND, TYPE bit 0)
+ * and each burst element count elements of ELEM_SIZE + 1 dwords (the GS adds
+ * its output count per emitted vertex to the index, and the copy shader reads
+ * output i of vertex k at k * SQ_GS_VERT_ITEMSIZE + 4 i dwords). */
+static int ring_write(struct machine *m, unsigned ring, uint32_t w0, uint32_t w1)
+{
+    if (!m->env->ring_write)
+        return fault(m, "MEM_RING%u outside the geometry path (no ring)", ring);
+    unsigned elem = G_SQ_CF_ALLOC_EXPORT_WORD0__ELEM_SIZE(w0) + 1;
+    if (G_SQ_CF_ALLOC_EXPORT_WORD0__RW_REL(w0))
+        return fault(m, "unsupported relative MEM_RING%u", ring);
+    const struct lane *L = &m->ln[m->cl];
+    int64_t dw = G_SQ_CF_ALLOC_EXPORT_WORD0__ARRAY_BASE(w0);
+    if (G_SQ_CF_ALLOC_EXPORT_WORD0__TYPE(w0) & 1u)
+        dw += (int64_t)(int32_t)L->gpr[G_SQ_CF_ALLOC_EXPORT_WORD0__INDEX_GPR(w0)].u[0] * elem;
+    unsigned gpr = G_SQ_CF_ALLOC_EXPORT_WORD0__RW_GPR(w0), mask = G_SQ_CF_ALLOC_EXPORT_WORD1_BUF__COMP_MASK(w1);
+    if (elem < 4)
+        mask &= (1u << elem) - 1u;
+    for (unsigned b = 0; b <= G_SQ_CF_ALLOC_EXPORT_WORD1_BUF__BURST_COUNT(w1); b++, dw += elem) {
+        if (gpr + b >= NGPR)
+            return fault(m, "MEM_RING%u of R%u", ring, gpr + b);
+        if (dw < 0)
+            return fault(m, "MEM_RING%u to dword %lld of the ring item", ring, (long long)dw);
+        char msg[120] = "";
+        if (m->env->ring_write(m->env->ctx, ring, (uint64_t)dw, L->gpr[gpr + b].u, mask, msg, sizeof msg))
+            return fault(m, "MEM_RING%u: %s", ring, msg);
+    }
+    return 0;
+}
+
 /* ---------------------------------------------------------------- fetch */
 
 static int run_fetch_clause(struct machine *m, bool tex, size_t addr, unsigned count)
@@ -639,12 +674,38 @@ static int cf_export(void *ctx, struct eg_cf *c, uint32_t w0, uint32_t w1)
         return 0;
     }
     bool scratch = inst == V_SQ_CF_INST__MEM_SCRATCH;
+    int ring = inst == V_SQ_CF_INST__MEM_RING ? 0 : inst >= V_SQ_CF_INST__MEM_RING1 && inst <= V_SQ_CF_INST__MEM_RING3
+                                                      ? (int)(inst - V_SQ_CF_INST__MEM_RING1) + 1 : -1;
+    if (ring >= 0) {
+        for (m->cl = 0; m->cl < m->nl; m->cl++)
+            if ((c->active >> m->cl & 1u) && ring_write(m, (unsigned)ring, w0, w1))
+                return -1;
+        return 0;
+    }
     if (inst != V_SQ_CF_INST__EXPORT && inst != V_SQ_CF_INST__EXPORT_DONE && !scratch)
         return fault(m, "unsupported CF instruction 0x%02x (%s)", inst,
                      eg_cf_inst_name(w1) ? eg_cf_inst_name(w1) : "unknown");
     for (m->cl = 0; m->cl < m->nl; m->cl++)
         if ((c->active >> m->cl & 1u) && (scratch ? scratch_write(m, w0, w1) : do_export(m, w0, w1)))
             return -1;
+    return 0;
+}
+
+/* EMIT_VERTEX / CUT_VERTEX / EMIT_CUT_VERTEX for each lane passing. */
+static int cf_emit(void *ctx, struct eg_cf *c, unsigned inst, unsigned stream, uint64_t lanes)
+{
+    struct machine *m = ctx;
+    (void)c;
+    if (!m->env->emit) /* not a GS */
+        return fault(m, "unsupported CF instruction 0x%02x (%s)", inst, eg_cf_inst_name(S_SQ_CF_WORD1__CF_INST(inst)));
+    bool emit = inst != V_SQ_CF_INST__CUT_VERTEX, cut = inst != V_SQ_CF_INST__EMIT_VERTEX;
+    for (m->cl = 0; m->cl < m->nl; m->cl++) {
+        if (!(lanes >> m->cl & 1u))
+            continue;
+        char msg[120] = "";
+        if (m->env->emit(m->env->ctx, stream, emit, cut, msg, sizeof msg))
+            return fault(m, "%s: %s", eg_cf_inst_name(S_SQ_CF_WORD1__CF_INST(inst)), msg);
+    }
     return 0;
 }
 
@@ -657,7 +718,7 @@ static int cf_fault(void *ctx, struct eg_cf *c, const char *what)
 static int run(struct machine *m)
 {
     const struct eg_cf_ops ops = { .ctx = m, .fs = m->fs, .env = m->env, .alu = cf_alu, .fetch = cf_fetch,
-                                   .export = cf_export, .fault = cf_fault };
+                                   .export = cf_export, .emit = cf_emit, .fault = cf_fault };
     m->cf.prog = m->main;
     m->cf.pc = 0;
     return eg_cf_run(&ops, &m->cf);
@@ -681,32 +742,51 @@ static struct machine *machine_init(struct machine *m, struct lane *ln, unsigned
     return m;
 }
 
-int eg_run_vs(const struct eg_program *vs, const struct eg_program *fs, const struct eg_shader_env *env,
-              uint32_t vertex_id, uint32_t instance_id, struct eg_vs_output *out, struct eg_shader_err *err)
+/* eg_run_stage, recording the stream-out exports in `so` when not NULL. */
+static int run_stage(const struct eg_program *prog, const struct eg_program *fs, const struct eg_shader_env *env,
+                     const struct eg_stage_start *start, struct eg_vs_output *out, struct eg_stream_out *so,
+                     struct eg_shader_err *err)
 {
-    return eg_run_vs_stream(vs, fs, env, vertex_id, instance_id, out, NULL, err);
+    struct lane lane;
+    struct machine mach, *m = machine_init(&mach, &lane, 1, prog, env, err);
+    m->fs = fs;
+    m->so = so;
+    if (so)
+        so->n = 0;
+    m->res_base = start->res_base;
+    m->sampler_base = start->sampler_base;
+    m->vs_out = out;
+    memset(out, 0, sizeof *out);
+    lane.gpr[0] = start->r0;
+    lane.gpr[1] = start->r1;
+    int rc = run(m);
+    free(m->scratch);
+    return rc;
+}
+
+int eg_run_stage(const struct eg_program *prog, const struct eg_program *fs, const struct eg_shader_env *env,
+                 const struct eg_stage_start *start, struct eg_vs_output *out, struct eg_shader_err *err)
+{
+    return run_stage(prog, fs, env, start, out, NULL, err);
 }
 
 int eg_run_vs_stream(const struct eg_program *vs, const struct eg_program *fs, const struct eg_shader_env *env,
                      uint32_t vertex_id, uint32_t instance_id, struct eg_vs_output *out, struct eg_stream_out *so,
                      struct eg_shader_err *err)
 {
-    struct lane lane;
-    struct machine mach, *m = machine_init(&mach, &lane, 1, vs, env, err);
-    m->fs = fs;
-    m->so = so;
-    if (so)
-        so->n = 0;
-    m->res_base = V_SQ_FETCH_RESOURCE_BASE__VS;
-    m->sampler_base = V_SQ_SAMPLER_BASE__VS;
-    m->vs_out = out;
-    memset(out, 0, sizeof *out);
     /* the VS starts with R0.x = vertex index, R0.w = instance id */
-    lane.gpr[0].u[0] = vertex_id;
-    lane.gpr[0].u[3] = instance_id;
-    int rc = run(m);
-    free(m->scratch);
-    return rc;
+    struct eg_stage_start st = { V_SQ_FETCH_RESOURCE_BASE__VS, V_SQ_SAMPLER_BASE__VS,
+                                 { .u = { vertex_id, 0, 0, instance_id } }, { .u = { 0 } } };
+    return run_stage(vs, fs, env, &st, out, so, err);
+}
+
+int eg_run_vs(const struct eg_program *vs, const struct eg_program *fs, const struct eg_shader_env *env,
+              uint32_t vertex_id, uint32_t instance_id, struct eg_vs_output *out, struct eg_shader_err *err)
+{
+    /* the VS starts with R0.x = vertex index, R0.w = instance id */
+    struct eg_stage_start st = { V_SQ_FETCH_RESOURCE_BASE__VS, V_SQ_SAMPLER_BASE__VS,
+                                 { .u = { vertex_id, 0, 0, instance_id } }, { .u = { 0 } } };
+    return eg_run_stage(vs, fs, env, &st, out, err);
 }
 
 void eg_ps_param_from_vertices(struct eg_ps_param *p, const float v0[4], const float v1[4], const float v2[4])

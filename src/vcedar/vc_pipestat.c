@@ -7,8 +7,9 @@
  *
  * The counters count what the renderer's model does since the device
  * started (cedar/render.h struct vc_render_stats says what each counts;
- * the vertex-reuse model is src/render/vgt_reuse.c).  The model has no
- * geometry, tessellation or compute stage: those counters stay 0.  With a
+ * the vertex-reuse model is src/render/vgt_reuse.c; the GS counters are
+ * src/render/gs.c's runs and the primitives of their strips).  The model
+ * has no tessellation or compute stage: those counters stay 0.  With a
  * draw function of the caller's instead of the renderer, all are 0. */
 #include <string.h>
 
@@ -26,6 +27,8 @@ void vc_sample_pipelinestat(const struct vcedar *vc, uint8_t out[VC_PIPESTAT_BYT
         c[C_PRIM] = s.c_primitives;
         c[C_INV] = s.c_invocations;
         c[VS_INV] = s.vs_invocations;
+        c[GS_INV] = s.gs_invocations;
+        c[GS_PRIM] = s.gs_primitives;
         c[IA_PRIM] = s.ia_primitives;
         c[IA_VERT] = s.ia_vertices;
     }

@@ -285,30 +285,30 @@ int scene_use_demo_shaders(struct scene *sc, char *why)
 }
 
 /* Vertex resource of the demo's fetch shader: the buffer from vertex `first`. */
-static void set_vertex_resource(struct scene *sc, unsigned first)
+static void set_vertex_resource(struct scene *sc, unsigned first, unsigned count)
 {
     uint64_t base = sc->vtx_addr + (uint64_t)first * sc->vtx_stride;
     uint32_t *w = &sc->regs->resource[sc->vtx_resource * V_SQ_STAGE_LAYOUT__RESOURCE_DWORDS];
     memset(w, 0, V_SQ_STAGE_LAYOUT__RESOURCE_DWORDS * 4);
     w[0] = (uint32_t)base;
-    w[1] = 3 * sc->vtx_stride - 1;
+    w[1] = count * sc->vtx_stride - 1;
     w[2] = S_SQ_VTX_CONSTANT_WORD2__BASE_ADDRESS_HI((uint32_t)(base >> 32)) |
            S_SQ_VTX_CONSTANT_WORD2__STRIDE(sc->vtx_stride);
     w[7] = S_SQ_VTX_CONSTANT_WORD7__TYPE(V_SQ_TEX_VTX_TYPE__SQ_TEX_VTX_VALID_BUFFER);
 }
 
-static int draw(struct scene *sc, unsigned mode, unsigned prim, unsigned first_vertex, char *why)
+static int draw(struct scene *sc, unsigned mode, unsigned prim, unsigned first_vertex, unsigned count, char *why)
 {
     struct stand_in si = {first_vertex};
     struct vc_shader_ops ops = {.ctx = &si, .vertex = fixed_function_vertex, .pixel = fixed_function_pixel};
     if (sc->real_shaders)
-        set_vertex_resource(sc, first_vertex);
+        set_vertex_resource(sc, first_vertex, count);
     else
         vc_render_set_shaders(sc->r, &ops);
     scene_set_reg(sc->regs, REG_CB_COLOR_CONTROL, S_CB_COLOR_CONTROL__MODE(mode) | S_CB_COLOR_CONTROL__ROP3(0xCC));
     struct vc_draw dr = {0};
     dr.opcode = PKT3_DRAW_INDEX_AUTO;
-    dr.num_indices = 3;
+    dr.num_indices = count;
     dr.num_instances = 1;
     dr.prim_type = prim;
     struct vc_draw_err err = {{0}};
@@ -324,11 +324,15 @@ int scene_render(struct scene *sc, char *why)
 {
     /* glClear: CMask to 0 (fast-cleared), as cs_002's CP_DMA does */
     memset(sc->mem + (sc->color_addr - sc->gpu_base) + sc->lay.cmask.offset, 0, sc->lay.cmask.size);
-    if (!sc->skip_triangle && draw(sc, V_CB_MODE__CB_NORMAL, V_VGT_DI_PRIM_TYPE__DI_PT_TRILIST, 0, why))
+    unsigned tri = sc->tri_vertices ? sc->tri_vertices : 3;
+    unsigned prim = sc->tri_prim ? sc->tri_prim : V_VGT_DI_PRIM_TYPE__DI_PT_TRILIST;
+    if (!sc->skip_triangle && draw(sc, V_CB_MODE__CB_NORMAL, prim, 0, tri, why))
         return -1;
+    if (sc->before_resolve)
+        sc->before_resolve(sc);
     /* the resolve: CB1 gets a format for this draw only, as in cs_004 */
     scene_set_reg(sc->regs, REG_CB_COLOR_INFO(1), info_of(false, false));
-    int rc = draw(sc, V_CB_MODE__CB_RESOLVE, V_VGT_DI_PRIM_TYPE__DI_PT_RECTLIST, 3, why);
+    int rc = draw(sc, V_CB_MODE__CB_RESOLVE, V_VGT_DI_PRIM_TYPE__DI_PT_RECTLIST, tri, 3, why);
     scene_set_reg(sc->regs, REG_CB_COLOR_INFO(1), 0);
     return rc;
 }

@@ -39,6 +39,12 @@ struct scene {
     uint64_t vtx_addr;
     unsigned vtx_stride, vtx_resource;
     uint8_t clear_bgra[4];
+    /* scene_render's triangle draw takes this many vertices from the
+     * vertex buffer (0: 3), the resolve's rectangle the 3 after them;
+     * before_resolve (NULL: none) runs between the two draws */
+    unsigned tri_vertices;
+    unsigned tri_prim;             /* that draw's VGT primitive type (0: DI_PT_TRILIST) */
+    void (*before_resolve)(struct scene *sc);
 };
 
 /* Write a context or config register of a hand-programmed register file
