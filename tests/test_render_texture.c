@@ -708,22 +708,31 @@ static void write_border(struct vc_regs *r, uint32_t index_reg, unsigned sampler
     }
 }
 
-/* A pixel shader: `inst` of resource 0 / sampler 0 from R0 into R1,
- * exported; x and y normalised when `normalized`, z never. */
-static size_t tex_ps_coords(uint32_t *w, unsigned inst, unsigned inst_mod, bool normalized, bool y_normalized)
+/* A pixel shader: `inst` of resource 0 / sampler 0 from R0 (through the
+ * source selects src_sel) into R1, exported; x and y normalised when
+ * `normalized`, z never. */
+static size_t tex_ps_sel(uint32_t *w, unsigned inst, unsigned inst_mod, bool normalized, bool y_normalized,
+                         const uint8_t src_sel[4])
 {
     struct eg_asm a;
     size_t n;
     eg_asm_init(&a);
     eg_asm_tex_clause(&a);
-    eg_asm_tex(&a, &(struct eg_tex){ .inst = inst, .inst_mod = inst_mod, .src_gpr = 0, .src_sel = EG_SWZ_XYZW,
-                                     .dst_gpr = 1, .dst_sel = EG_SWZ_XYZW,
-                                     .coord_normalized = { normalized, y_normalized, false, false } });
+    struct eg_tex t = { .inst = inst, .inst_mod = inst_mod, .src_gpr = 0, .dst_gpr = 1, .dst_sel = EG_SWZ_XYZW,
+                        .coord_normalized = { normalized, y_normalized, false, false } };
+    memcpy(t.src_sel, src_sel, sizeof t.src_sel);
+    eg_asm_tex(&a, &t);
     eg_asm_export(&a, &(struct eg_export){ .type = V_SQ_EXPORT_TYPE__PIXEL, .gpr = 1, .sel = EG_SWZ_XYZW,
                                            .done = true });
     if (eg_asm_finish(&a, true, w, 64, &n))
         fail_msg("%s", a.err);
     return n;
+}
+
+static size_t tex_ps_coords(uint32_t *w, unsigned inst, unsigned inst_mod, bool normalized, bool y_normalized)
+{
+    const uint8_t xyzw[4] = EG_SWZ_XYZW;
+    return tex_ps_sel(w, inst, inst_mod, normalized, y_normalized, xyzw);
 }
 
 static size_t tex_ps(uint32_t *w, unsigned inst, unsigned inst_mod, bool normalized)
@@ -1479,6 +1488,19 @@ static void msaa_ld_through_the_interpreter(void **state)
     r0 = (union eg_vec4){ .u = { 0, 0, 0, 4 } };
     assert_int_equal(run_ps(&e, wl, nl, r0, &out, &err), 0);
     expect_rgba(out, 0, 0, 0, 0, "LD of sample 4 of 4");
+    /* the source selects' constant 0 (Mesa's texelFetch(tex, ivec2(0, 0), i):
+     * R.00_w) is 0, not the register's x or y: pixel (0, 0), whose FMask is
+     * 0 (every sample fragment 0) and whose fragment 0 is c0 */
+    memcpy(vram + cedar_tile_addr(&cmap, 0, 0, 0, 0), b0, 4);
+    const uint8_t zzzw[4] = { V_SQ_INST_SEL__ZERO, V_SQ_INST_SEL__ZERO, V_SQ_INST_SEL__ZERO, V_SQ_INST_SEL__W };
+    nf = tex_ps_sel(wf, V_SQ_TEX_INST__LD, 1, false, false, zzzw);
+    nl = tex_ps_sel(wl, V_SQ_TEX_INST__LD, 0, false, false, zzzw);
+    r0 = (union eg_vec4){ .u = { 5, 9, 0, 1 } };
+    assert_int_equal(run_ps(&e, wf, nf, r0, &out, &err), 0);
+    assert_int_equal(out.u[0], 0);
+    r0 = (union eg_vec4){ .u = { 16, 16, 0, 0 } };
+    assert_int_equal(run_ps(&e, wl, nl, r0, &out, &err), 0);
+    expect_rgba(out, c0[0], c0[1], c0[2], c0[3], "LD of (0, 0) through constant selects");
     /* SAMPLE from an MSAA texture is an error */
     uint32_t ws[64];
     size_t ns = tex_ps(ws, V_SQ_TEX_INST__SAMPLE, 0, true);

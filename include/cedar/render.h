@@ -85,6 +85,7 @@ struct vc_pixel_out {
     uint32_t mask;                         /* that mask (bit s = sample s) */
 };
 
+struct eg_stream_out;   /* cedar/shader.h */
 /* Where the geometry path's stages put their output (src/render/gs.c):
  * ring writes (MEM_RING: ring 0, MEM_RING1..3: rings 1..3) into the running
  * invocation's ring item, dword dw + c getting v[c] for each component c in
@@ -114,6 +115,11 @@ struct vc_shader_ops {
     int (*pixel)(void *ctx, const struct vc_regs *regs, const struct vc_mem *mem,
                  const struct vc_prim_inputs *prim, const struct vc_pixel_in *in,
                  struct vc_pixel_out *out, struct vc_draw_err *err);
+    /* Optional: the vertex stage's stream-out exports for a vertex (after
+     * begin with pixels false), for transform feedback. */
+    int (*stream_vertex)(void *ctx, const struct vc_regs *regs, const struct vc_mem *mem,
+                         uint32_t index, uint32_t instance, struct eg_stream_out *out,
+                         struct vc_draw_err *err);
     /* The geometry path (VGT_GS_MODE GS_SCENARIO_G), optional (NULL: a
      * draw with a GS stops with an error): the ES (SQ_PGM_START_ES, the
      * vertex shader with its fetch shader) for vertex `index` of `instance`,
@@ -145,6 +151,17 @@ void vc_render_set_shaders(struct vc_render *r, const struct vc_shader_ops *ops)
  * the hardware would have), never memory outside the surfaces it targets. */
 int vc_render_draw(struct vc_render *r, const struct vc_regs *regs, const struct vc_mem *mem,
                    const struct vc_draw *draw, struct vc_draw_err *err);
+
+/* Transform feedback (stream-out) of a draw, before vc_render_draw draws it:
+ * when VGT_STRMOUT_CONFIG enables stream 0 and VGT_STRMOUT_BUFFER_CONFIG
+ * some of its buffers, each primitive the VGT assembles whose vertices fit
+ * in every enabled buffer (VGT_STRMOUT_BUFFER_SIZE_n dwords) has its
+ * vertices' stream-out exports written in order, a record of
+ * VGT_STRMOUT_VTX_STRIDE_n dwords per vertex, at offset_dw[n] dwords from
+ * VGT_STRMOUT_BUFFER_BASE_n; offset_dw[n] advances past what was written.
+ * 0 (also when stream-out is off), or -1 with a reason in err. */
+int vc_render_streamout(struct vc_render *r, const struct vc_regs *regs, const struct vc_mem *mem,
+                        const struct vc_draw *draw, uint32_t offset_dw[4], struct vc_draw_err *err);
 
 /* Threads that share a large primitive's pixels (rows of 8x8 blocks, as the
  * hardware's pipes share screen tiles): 0 (the default) one per online CPU,

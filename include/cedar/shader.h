@@ -322,11 +322,31 @@ struct eg_vs_output {
 /* Run a vertex shader (and the fetch shader it calls with CALL_FS; fs may be
  * NULL when it calls none) for one vertex: R0.x = vertex_id (index with base
  * vertex already added), R0.w = instance_id, as the hardware starts a VS.
- * 0, or -1 with err naming the shader, PC and opcode. */
+ * 0, or -1 with err naming the shader, PC and opcode.  Its stream-out
+ * exports (MEM_STREAMn_BUFm) are skipped. */
 int eg_run_vs(const struct eg_program *vs, const struct eg_program *fs,
               const struct eg_shader_env *env, uint32_t vertex_id, uint32_t instance_id,
               struct eg_vs_output *out, struct eg_shader_err *err);
 
+/* One stream-out export of a vertex (CF MEM_STREAMn_BUFm, as Mesa's
+ * sfn_shader_vs.cpp emits them): the components of comp_mask of v go to
+ * dwords dword + c of the vertex's record in buffer buf of stream `stream`. */
+#define EG_STREAM_MAX_WRITES 64
+struct eg_stream_write {
+    uint8_t stream, buf, comp_mask;
+    uint16_t dword;                  /* ARRAY_BASE */
+    uint32_t v[4];
+};
+struct eg_stream_out {
+    unsigned n;
+    struct eg_stream_write w[EG_STREAM_MAX_WRITES];
+};
+
+/* eg_run_vs that also records the stream-out exports in `so` (in program
+ * order; more than EG_STREAM_MAX_WRITES is a fault). */
+int eg_run_vs_stream(const struct eg_program *vs, const struct eg_program *fs,
+                     const struct eg_shader_env *env, uint32_t vertex_id, uint32_t instance_id,
+                     struct eg_vs_output *out, struct eg_stream_out *so, struct eg_shader_err *err);
 /* Any stage but the pixel shader's, for one lane: the stage's first fetch
  * resource and sampler (V_SQ_FETCH_RESOURCE_BASE__*, V_SQ_SAMPLER_BASE__*)
  * and the start values of R0 and R1 (a VS: vertex id and instance id in

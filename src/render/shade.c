@@ -547,6 +547,20 @@ static int vertex(void *ctx, const struct vc_regs *regs, const struct vc_mem *me
     return 0;
 }
 
+static int stream_vertex(void *ctx, const struct vc_regs *regs, const struct vc_mem *mem, uint32_t index,
+                         uint32_t instance, struct eg_stream_out *out, struct vc_draw_err *err)
+{
+    struct shade *s = ctx;
+    (void)regs;
+    (void)mem;
+    struct eg_vs_output o;
+    struct eg_shader_err e;
+    if (eg_run_vs_stream(&s->prog[STAGE_VS], s->have_fs ? &s->prog[STAGE_FS] : NULL, &s->env[0], index, instance,
+                         &o, out, &e))
+        return rs_fail(err, "render: %s", e.msg);
+    return 0;
+}
+
 /* The geometry path's stages (gs.c): the ES with the VS's bases, the GS
  * with its own. */
 static int run_ring_stage(struct shade *s, enum stage st, const struct eg_stage_start *start,
@@ -885,6 +899,7 @@ int render_default_shaders(struct vc_render *r, struct vc_shader_ops *ops)
     ops->es = es;
     ops->gs = gs;
     ops->pixel = pixel;
+    ops->stream_vertex = stream_vertex;
     return 0;
 }
 

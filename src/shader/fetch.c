@@ -438,19 +438,18 @@ static void resinfo(const struct eg_tex_resource *tr, int32_t lod, union eg_vec4
 }
 
 /* LD from an MSAA texture: texel (x, y) of layer z (2D_ARRAY_MSAA), sample
- * w; INST_MOD 1 reads the FMask instead: x gets the fragment index of
- * every sample, 4 bits each (Mesa sfn_instr_tex.cpp lower_txf_ms: the
+ * w (src: the operands after SRC_SEL); INST_MOD 1 reads the FMask instead:
+ * x gets the fragment index of every sample, 4 bits each (Mesa sfn_instr_tex.cpp lower_txf_ms: the
  * shader then fetches sample (fmask >> 4s) & 15).  Outside the texture or
  * its samples: zeros. */
 static int msaa_ld(const struct eg_shader_env *env, unsigned res, const struct eg_tex_resource *tr,
                    const union eg_vec4 *src, const uint32_t w[4], const int offs[3], union eg_vec4 *v, char *msg,
                    size_t msglen)
 {
-    int64_t x = (int64_t)(int32_t)src->u[G_SQ_TEX_WORD2__SRC_SEL_X(w[2]) & 3] + offs[0];
-    int64_t y = (int64_t)(int32_t)src->u[G_SQ_TEX_WORD2__SRC_SEL_Y(w[2]) & 3] + offs[1];
-    int64_t z = tr->dim == V_SQ_TEX_DIM__SQ_TEX_DIM_2D_ARRAY_MSAA
-                    ? (int64_t)(int32_t)src->u[G_SQ_TEX_WORD2__SRC_SEL_Z(w[2]) & 3] : 0;
-    uint32_t sample = src->u[G_SQ_TEX_WORD2__SRC_SEL_W(w[2]) & 3];
+    int64_t x = (int64_t)(int32_t)src->u[0] + offs[0];
+    int64_t y = (int64_t)(int32_t)src->u[1] + offs[1];
+    int64_t z = tr->dim == V_SQ_TEX_DIM__SQ_TEX_DIM_2D_ARRAY_MSAA ? (int64_t)(int32_t)src->u[2] : 0;
+    uint32_t sample = src->u[3];
     memset(v, 0, sizeof *v);
     if (x < 0 || y < 0 || z < 0 || x >= tr->width || y >= tr->height || z >= tr->depth)
         return 0;
@@ -467,16 +466,13 @@ static int msaa_ld(const struct eg_shader_env *env, unsigned res, const struct e
 }
 
 /* LD of a single-sample texture: integer texel coordinates in the source's
- * bits, the level from BASE_LEVEL in w; outside the level: zeros (the
- * border of CLAMP_BORDER with a transparent black border). */
-static int plain_ld(struct tex_fetch *f, const union eg_vec4 *src, const uint32_t w[4], const int offs[3],
-                    union eg_vec4 *v)
+ * bits (src: after SRC_SEL), the level from BASE_LEVEL in w; outside the
+ * level: zeros (the border of CLAMP_BORDER with a transparent black
+ * border). */
+static int plain_ld(struct tex_fetch *f, const union eg_vec4 *src, const int offs[3], union eg_vec4 *v)
 {
     const struct eg_tex_resource *tr = f->tr;
-    int32_t ix = (int32_t)src->u[G_SQ_TEX_WORD2__SRC_SEL_X(w[2]) & 3];
-    int32_t iy = (int32_t)src->u[G_SQ_TEX_WORD2__SRC_SEL_Y(w[2]) & 3];
-    int32_t iz = (int32_t)src->u[G_SQ_TEX_WORD2__SRC_SEL_Z(w[2]) & 3];
-    int32_t lod = (int32_t)src->u[G_SQ_TEX_WORD2__SRC_SEL_W(w[2]) & 3];
+    int32_t ix = (int32_t)src->u[0], iy = (int32_t)src->u[1], iz = (int32_t)src->u[2], lod = (int32_t)src->u[3];
     memset(v, 0, sizeof *v);
     if (lod < 0 || (int64_t)tr->base_level + lod > tr->last_level)
         return 0;
@@ -865,9 +861,20 @@ int eg_exec_tex(const struct eg_shader_env *env, union eg_vec4 *gpr, unsigned re
     const unsigned sel[4] = { G_SQ_TEX_WORD1__DST_SEL_X(w[1]), G_SQ_TEX_WORD1__DST_SEL_Y(w[1]),
                               G_SQ_TEX_WORD1__DST_SEL_Z(w[1]), G_SQ_TEX_WORD1__DST_SEL_W(w[1]) };
     union eg_vec4 v = { .u = { 0, 0, 0, 0 } }, t;
+    /* the integer operands (LD, RESINFO) through SRC_SEL_X..W: a component,
+     * or the constants 0 and 1 (1.0's bits, as for the float coordinates) */
+    const unsigned ssel[4] = { G_SQ_TEX_WORD2__SRC_SEL_X(w[2]), G_SQ_TEX_WORD2__SRC_SEL_Y(w[2]),
+                               G_SQ_TEX_WORD2__SRC_SEL_Z(w[2]), G_SQ_TEX_WORD2__SRC_SEL_W(w[2]) };
+    union eg_vec4 isrc;
+    for (int k = 0; k < 4; k++) {
+        if (ssel[k] <= V_SQ_INST_SEL__W)
+            isrc.u[k] = src->u[ssel[k]];
+        else
+            isrc.f[k] = ssel[k] == V_SQ_INST_SEL__ONE ? 1.0f : 0.0f;
+    }
     if (info || nsamples) {
         if (info)
-            resinfo(&tr, (int32_t)src->u[G_SQ_TEX_WORD2__SRC_SEL_X(w[2]) & 3], &v);
+            resinfo(&tr, (int32_t)isrc.u[0], &v);
         else
             v.u[3] = tr.samples ? tr.samples : 1;
         write_sel(&gpr[G_SQ_TEX_WORD1__DST_GPR(w[1])], &v, sel, true);
@@ -884,7 +891,7 @@ int eg_exec_tex(const struct eg_shader_env *env, union eg_vec4 *gpr, unsigned re
     }
     if (ld) {
         const int iofs[3] = { hofs[0] >> 1, hofs[1] >> 1, hofs[2] >> 1 };
-        if (msaa ? msaa_ld(env, res, &tr, src, w, iofs, &v, msg, msglen) : plain_ld(&f, src, w, iofs, &v))
+        if (msaa ? msaa_ld(env, res, &tr, &isrc, w, iofs, &v, msg, msglen) : plain_ld(&f, &isrc, iofs, &v))
             return -1;
     } else {
         const bool norm[3] = { G_SQ_TEX_WORD1__COORD_TYPE_X(w[1]), G_SQ_TEX_WORD1__COORD_TYPE_Y(w[1]),

@@ -55,6 +55,7 @@ struct machine {
     const struct eg_ps_input *ps_in;    /* per lane */
     struct eg_ps_output *ps_out;        /* per lane */
     struct eg_vs_output *vs_out;
+    struct eg_stream_out *so;           /* NULL: stream-out exports are skipped */
     union eg_vec4 *scratch;             /* nl x EG_SCRATCH_ELEMS, made at the first use */
 };
 
@@ -637,11 +638,41 @@ static int cf_fetch(void *ctx, struct eg_cf *c, bool tex, size_t addr, unsigned 
     return run_fetch_clause(ctx, tex, addr, count);
 }
 
-/* An export (or a scratch write) for each active lane. */
+/* A vertex shader's stream-out export (MEM_STREAMn_BUFm) of the running
+ * lane, recorded when the caller asked for them. */
+static int stream_write(struct machine *m, unsigned inst, uint32_t w0, uint32_t w1)
+{
+    if (m->is_ps)
+        return fault(m, "stream-out export in a pixel shader");
+    if (!m->so)
+        return 0;
+    unsigned gpr = G_SQ_CF_ALLOC_EXPORT_WORD0__RW_GPR(w0);
+    if (G_SQ_CF_ALLOC_EXPORT_WORD0__RW_REL(w0) || G_SQ_CF_ALLOC_EXPORT_WORD1_BUF__BURST_COUNT(w1) || gpr >= NGPR)
+        return fault(m, "unsupported stream-out export form (R%u, relative %u, burst %u)", gpr,
+                     G_SQ_CF_ALLOC_EXPORT_WORD0__RW_REL(w0), G_SQ_CF_ALLOC_EXPORT_WORD1_BUF__BURST_COUNT(w1) + 1);
+    if (m->so->n == EG_STREAM_MAX_WRITES)
+        return fault(m, "more than %d stream-out exports", EG_STREAM_MAX_WRITES);
+    struct eg_stream_write *s = &m->so->w[m->so->n++];
+    unsigned k = inst - V_SQ_CF_INST__MEM_STREAM0_BUF0;
+    s->stream = (uint8_t)(k / 4);
+    s->buf = (uint8_t)(k % 4);
+    s->comp_mask = (uint8_t)G_SQ_CF_ALLOC_EXPORT_WORD1_BUF__COMP_MASK(w1);
+    s->dword = (uint16_t)G_SQ_CF_ALLOC_EXPORT_WORD0__ARRAY_BASE(w0);
+    memcpy(s->v, m->ln[m->cl].gpr[gpr].u, sizeof s->v);
+    return 0;
+}
+
+/* An export (or a scratch or stream-out write) for each active lane. */
 static int cf_export(void *ctx, struct eg_cf *c, uint32_t w0, uint32_t w1)
 {
     struct machine *m = ctx;
     unsigned inst = G_SQ_CF_ALLOC_EXPORT_WORD1_SWIZ__CF_INST(w1);
+    if (inst >= V_SQ_CF_INST__MEM_STREAM0_BUF0 && inst <= V_SQ_CF_INST__MEM_STREAM3_BUF3) {
+        for (m->cl = 0; m->cl < m->nl; m->cl++)
+            if ((c->active >> m->cl & 1u) && stream_write(m, inst, w0, w1))
+                return -1;
+        return 0;
+    }
     bool scratch = inst == V_SQ_CF_INST__MEM_SCRATCH;
     int ring = inst == V_SQ_CF_INST__MEM_RING ? 0 : inst >= V_SQ_CF_INST__MEM_RING1 && inst <= V_SQ_CF_INST__MEM_RING3
                                                       ? (int)(inst - V_SQ_CF_INST__MEM_RING1) + 1 : -1;
@@ -711,12 +742,17 @@ static struct machine *machine_init(struct machine *m, struct lane *ln, unsigned
     return m;
 }
 
-int eg_run_stage(const struct eg_program *prog, const struct eg_program *fs, const struct eg_shader_env *env,
-                 const struct eg_stage_start *start, struct eg_vs_output *out, struct eg_shader_err *err)
+/* eg_run_stage, recording the stream-out exports in `so` when not NULL. */
+static int run_stage(const struct eg_program *prog, const struct eg_program *fs, const struct eg_shader_env *env,
+                     const struct eg_stage_start *start, struct eg_vs_output *out, struct eg_stream_out *so,
+                     struct eg_shader_err *err)
 {
     struct lane lane;
     struct machine mach, *m = machine_init(&mach, &lane, 1, prog, env, err);
     m->fs = fs;
+    m->so = so;
+    if (so)
+        so->n = 0;
     m->res_base = start->res_base;
     m->sampler_base = start->sampler_base;
     m->vs_out = out;
@@ -726,6 +762,22 @@ int eg_run_stage(const struct eg_program *prog, const struct eg_program *fs, con
     int rc = run(m);
     free(m->scratch);
     return rc;
+}
+
+int eg_run_stage(const struct eg_program *prog, const struct eg_program *fs, const struct eg_shader_env *env,
+                 const struct eg_stage_start *start, struct eg_vs_output *out, struct eg_shader_err *err)
+{
+    return run_stage(prog, fs, env, start, out, NULL, err);
+}
+
+int eg_run_vs_stream(const struct eg_program *vs, const struct eg_program *fs, const struct eg_shader_env *env,
+                     uint32_t vertex_id, uint32_t instance_id, struct eg_vs_output *out, struct eg_stream_out *so,
+                     struct eg_shader_err *err)
+{
+    /* the VS starts with R0.x = vertex index, R0.w = instance id */
+    struct eg_stage_start st = { V_SQ_FETCH_RESOURCE_BASE__VS, V_SQ_SAMPLER_BASE__VS,
+                                 { .u = { vertex_id, 0, 0, instance_id } }, { .u = { 0 } } };
+    return run_stage(vs, fs, env, &st, out, so, err);
 }
 
 int eg_run_vs(const struct eg_program *vs, const struct eg_program *fs, const struct eg_shader_env *env,

@@ -230,6 +230,37 @@ static void wait_reg_mem(struct cp_run *run, const struct eg_pm4_packet *p)
               "WAIT_REG_MEM would wait forever: value 0x%X, reference 0x%X", v & d[4], d[3]);
 }
 
+/* STRMOUT_BUFFER_UPDATE (Mesa r600_streamout.c): for buffer BUFFER_SELECT,
+ * optionally store its filled size (the write offset, in bytes from
+ * VGT_STRMOUT_BUFFER_BASE) at the destination, then load the write offset
+ * (dwords; the VGT's own state, kept across command streams) from the
+ * packet (dwords) or from memory (a filled size stored before: bytes), or
+ * keep it (NONE, and FROM_VGT_FILLED_SIZE: the VGT's filled size is that
+ * offset here). */
+static void strmout_buffer_update(struct cp_run *run, const struct eg_pm4_packet *p)
+{
+    const uint32_t *d = p->payload;
+    uint32_t *off = &run->vc->cp.so_offset[G_RELOC_STRMOUT_UPDATE_CNTL__BUFFER_SELECT(d[0])];
+    if (G_RELOC_STRMOUT_UPDATE_CNTL__STORE_FILLED_SIZE(d[0]))
+        write64(run, addr40(d[1] & ~3u, d[2]), (uint64_t)*off * 4u, 4, (uint32_t)p->offset, "STRMOUT_BUFFER_UPDATE");
+    switch (G_RELOC_STRMOUT_UPDATE_CNTL__SOURCE_SELECT(d[0])) {
+    case V_RELOC_STRMOUT_SOURCE__FROM_PACKET:
+        *off = d[3];
+        break;
+    case V_RELOC_STRMOUT_SOURCE__FROM_MEMORY: {
+        const uint8_t *m = mem(run, addr40(d[3] & ~3u, d[4]), 4, (uint32_t)p->offset, "STRMOUT_BUFFER_UPDATE");
+        if (m) {
+            uint32_t bytes;
+            memcpy(&bytes, m, 4);
+            *off = bytes / 4u;
+        }
+        break;
+    }
+    default:
+        break;
+    }
+}
+
 static void copy_dw(struct cp_run *run, const struct eg_pm4_packet *p)
 {
     const uint32_t *d = p->payload;
@@ -314,6 +345,17 @@ static void draw(struct cp_run *run, const struct eg_pm4_packet *p)
     struct vc_render_stats before, after;
     if (vc->render)
         vc_render_get_stats(vc->render, &before);
+    unsigned so_bufs = G_VGT_STRMOUT_CONFIG__STREAMOUT_0_EN(vc_reg(&cp->regs, REG_VGT_STRMOUT_CONFIG))
+                           ? G_VGT_STRMOUT_BUFFER_CONFIG__STREAM_0_BUFFER_EN(
+                                 vc_reg(&cp->regs, REG_VGT_STRMOUT_BUFFER_CONFIG))
+                           : 0;
+    if (fn == vc_render_draw_adapter && so_bufs) {
+        /* transform feedback first (it writes only its buffers) */
+        if (vc_render_streamout(vc->render, &cp->regs, &m, &dr, cp->so_offset, &e)) {
+            fault(run, (uint32_t)p->offset, "DRAW", "draw: %s", e.msg);
+            e.msg[0] = '\0';
+        }
+    }
     if (fn(fctx, &cp->regs, &m, &dr, &e))
         fault(run, (uint32_t)p->offset, "DRAW", "draw: %s", e.msg);
     if (vc->render)
@@ -396,7 +438,12 @@ static int on_packet(void *ctx, const struct eg_pm4_packet *p)
          * 16 bytes apart; the virtual Cedar has one (RADEON_INFO_NUM_BACKENDS).
          * Other events with an address (SAMPLE_*) write counters the model
          * does not keep: zeros. */
-        if (p->npayload >= 3 && G_EVENT_CNTL__EVENT_TYPE(d[0]) == V_VGT_EVENT_TYPE__SAMPLE_PIPELINESTAT) {
+        if (G_EVENT_CNTL__EVENT_TYPE(d[0]) == V_VGT_EVENT_TYPE__SO_VGTSTREAMOUT_FLUSH) {
+            /* stream-out runs with each draw here: the offsets are final
+             * at once (what Mesa's r600_flush_vgt_streamout waits for) */
+            set_reg(vc, REG_CP_STRMOUT_CNTL,
+                    vc_reg(&cp->regs, REG_CP_STRMOUT_CNTL) | S_CP_STRMOUT_CNTL__OFFSET_UPDATE_DONE(1));
+        } else if (p->npayload >= 3 && G_EVENT_CNTL__EVENT_TYPE(d[0]) == V_VGT_EVENT_TYPE__SAMPLE_PIPELINESTAT) {
             uint8_t *m = mem(run, addr40(d[1] & ~7u, d[2]), VC_PIPESTAT_BYTES, (uint32_t)p->offset, "EVENT_WRITE");
             if (m)
                 vc_sample_pipelinestat(vc, m);
@@ -415,6 +462,9 @@ static int on_packet(void *ctx, const struct eg_pm4_packet *p)
         break;
     case PKT3_WAIT_REG_MEM:
         wait_reg_mem(run, p);
+        break;
+    case PKT3_STRMOUT_BUFFER_UPDATE:
+        strmout_buffer_update(run, p);
         break;
     case PKT3_COPY_DW:
         copy_dw(run, p);

@@ -101,6 +101,7 @@ struct vc_cp {
     uint64_t index_base;        /* INDEX_BASE packet */
     uint32_t index_size;        /* INDEX_BUFFER_SIZE packet */
     uint32_t context_control[2];
+    uint32_t so_offset[4];      /* the VGT's stream-out write offsets, dwords (STRMOUT_BUFFER_UPDATE) */
     struct vc_poison poison;
 };
 
