@@ -319,6 +319,31 @@ static uint32_t a2m_coverage(const struct draw_ctx *d, unsigned l, unsigned num_
     return cb_alpha_mask_apply(&d->a2m, d->pending[l].x, d->pending[l].y, a, d->pending[l].coverage);
 }
 
+/* How many colour targets the batch's program exported (the highest + 1). */
+static unsigned batch_num_colors(const struct draw_ctx *d)
+{
+    uint8_t mask = eg_ps_batch_color_mask(d->batch);
+    unsigned num_colors = 0;
+    for (unsigned t = 0; t < VC_RENDER_MAX_TARGETS; t++)
+        if ((mask >> t) & 1u)
+            num_colors = t + 1;
+    return num_colors;
+}
+
+/* Target k of the whole micro tile at (x, y) written straight from the
+ * batch's colour lanes (cb_write_whole_tile_lanes), every sample of its 64
+ * pixels counted; false: that path does not take it, nothing written. */
+static bool lanes_to_target(struct draw_ctx *d, unsigned k, unsigned x, unsigned y)
+{
+    const uint32_t *ch[4];
+    for (unsigned c = 0; c < 4; c++)
+        ch[c] = eg_ps_batch_color(d->batch, k, c);
+    if (!cb_write_whole_tile_lanes(&d->cb[k], x, y, ch))
+        return false;
+    d->stats.samples_written += 64 * coverage_count((1u << d->rs.samples) - 1u);
+    return true;
+}
+
 /* Write the batch's results for pending[0 .. done - 1] (render_shade_pixels'
  * 1: killed flags and colours in the batch's lanes); `block`: they are
  * shade_block's whole micro tile; targets k0 onwards (the ones before are
@@ -330,11 +355,7 @@ static int write_batch(struct draw_ctx *d, unsigned done, bool block, unsigned k
      * four channels side by side, as cb_write_tile reads them) */
     float rgba[EG_PS_BATCH_MAX][4], rgba1[EG_PS_BATCH_MAX][4];
     const bool *killed = eg_ps_batch_killed(d->batch);
-    uint8_t mask = eg_ps_batch_color_mask(d->batch);
-    unsigned num_colors = 0;
-    for (unsigned t = 0; t < VC_RENDER_MAX_TARGETS; t++)
-        if ((mask >> t) & 1u)
-            num_colors = t + 1;
+    unsigned num_colors = batch_num_colors(d);
     /* depth and stencil first: the samples each pixel still covers */
     uint32_t cov[EG_PS_BATCH_MAX];
     bool lost = false;   /* a pixel lost a sample */
@@ -360,13 +381,11 @@ static int write_batch(struct draw_ctx *d, unsigned done, bool block, unsigned k
             continue;
         unsigned m = 0;
         if (k < num_colors) {
+            if (lanes && lanes_to_target(d, k, d->pending[0].x, d->pending[0].y))
+                continue;
             const uint32_t *ch[4];
             for (unsigned c = 0; c < 4; c++)
                 ch[c] = eg_ps_batch_color(d->batch, k, c);
-            if (lanes && cb_write_whole_tile_lanes(&d->cb[k], d->pending[0].x, d->pending[0].y, ch)) {
-                d->stats.samples_written += done * coverage_count(d->pending[0].coverage);
-                continue;
-            }
             for (unsigned l = 0; l < done; l++) {
                 if (!cov[l])
                     continue;
@@ -620,22 +639,10 @@ static unsigned block_lanes_written(struct draw_ctx *d, const struct rs_block *b
     for (unsigned l = 0; l < 64; l++)
         if (killed[l])
             return 0;
-    uint8_t mask = eg_ps_batch_color_mask(d->batch);
-    unsigned num_colors = 0;
-    for (unsigned t = 0; t < VC_RENDER_MAX_TARGETS; t++)
-        if ((mask >> t) & 1u)
-            num_colors = t + 1;
-    unsigned per_pixel = coverage_count((1u << d->rs.samples) - 1u);
-    for (unsigned k = 0; k < RS_NUM_CB; k++) {
-        if (!d->cb_on[k])
-            continue;
-        const uint32_t *ch[4];
-        for (unsigned c = 0; c < 4 && k < num_colors; c++)
-            ch[c] = eg_ps_batch_color(d->batch, k, c);
-        if (k >= num_colors || !cb_write_whole_tile_lanes(&d->cb[k], (unsigned)b->x, (unsigned)b->y, ch))
+    unsigned num_colors = batch_num_colors(d);
+    for (unsigned k = 0; k < RS_NUM_CB; k++)
+        if (d->cb_on[k] && (k >= num_colors || !lanes_to_target(d, k, (unsigned)b->x, (unsigned)b->y)))
             return k;
-        d->stats.samples_written += 64 * per_pixel;
-    }
     d->stats.pixels_shaded += 64;
     return RS_NUM_CB;
 }
