@@ -550,6 +550,29 @@ static int run_fetch_clause(struct machine *m, bool tex, size_t addr, unsigned c
     return 0;
 }
 
+/* A GDS clause: each instruction for every active lane in turn, lanes in
+ * order (the GDS serves one request at a time). */
+static int run_gds_clause(struct machine *m, size_t addr, unsigned count)
+{
+    size_t start = 2 * addr, end = start + 4 * (size_t)count;
+    if (addr & 1)
+        return fault(m, "GDS clause @%zu is not 128-bit aligned", addr);
+    if (end > m->cf.prog->ndw)
+        return fault(m, "GDS clause @%zu of %u instructions runs past the end of the shader", addr, count);
+    for (size_t at = start; at < end; at += 4) {
+        m->at = (long)(at / 2);
+        for (unsigned l = 0; l < m->nl; l++) {
+            if (!(m->cf.active >> l & 1u))
+                continue;
+            char msg[160] = "";
+            if (eg_exec_gds(m->env, m->ln[l].gpr, m->cf.prog->dw + at, msg, sizeof msg))
+                return fault(m, "%s", msg);
+        }
+    }
+    m->at = -1;
+    return 0;
+}
+
 /* ---------------------------------------------------------------- exports */
 
 int eg_export_lane(bool is_ps, uint32_t w0, uint32_t w1, unsigned b, const union eg_vec4 *src,
@@ -638,6 +661,12 @@ static int cf_fetch(void *ctx, struct eg_cf *c, bool tex, size_t addr, unsigned 
     return run_fetch_clause(ctx, tex, addr, count);
 }
 
+static int cf_gds(void *ctx, struct eg_cf *c, size_t addr, unsigned count, uint64_t lanes)
+{
+    (void)c, (void)lanes;   /* c->active holds them */
+    return run_gds_clause(ctx, addr, count);
+}
+
 /* A vertex shader's stream-out export (MEM_STREAMn_BUFm) of the running
  * lane, recorded when the caller asked for them. */
 static int stream_write(struct machine *m, unsigned inst, uint32_t w0, uint32_t w1)
@@ -718,7 +747,7 @@ static int cf_fault(void *ctx, struct eg_cf *c, const char *what)
 static int run(struct machine *m)
 {
     const struct eg_cf_ops ops = { .ctx = m, .fs = m->fs, .env = m->env, .alu = cf_alu, .fetch = cf_fetch,
-                                   .export = cf_export, .emit = cf_emit, .fault = cf_fault };
+                                   .gds = cf_gds, .export = cf_export, .emit = cf_emit, .fault = cf_fault };
     m->cf.prog = m->main;
     m->cf.pc = 0;
     return eg_cf_run(&ops, &m->cf);

@@ -89,6 +89,14 @@ int eg_exec_vtx(const struct eg_shader_env *env, union eg_vec4 *gpr, unsigned re
 int eg_exec_scratch_read(union eg_vec4 *gpr, const union eg_vec4 *scratch, const uint32_t w[4], char *msg,
                          size_t msglen);
 
+/* Run one GDS-clause instruction (its 4 words: gds.c) for one lane.  0, or
+ * -1 with a reason in msg (before anything changed). */
+int eg_exec_gds(const struct eg_shader_env *env, union eg_vec4 *gpr, const uint32_t w[4], char *msg, size_t msglen);
+/* GDS operation op (V_SQ_DS_OP__*) on the dword at mem, atomically, with
+ * operands a and b: 0 with *ret its value before, or -1 (nothing changed)
+ * for an op the model does not know. */
+int eg_gds_atomic(uint32_t *mem, unsigned op, uint32_t a, uint32_t b, uint32_t *ret);
+
 /* The quad a TEX instruction runs in: the source GPR of each of its n
  * lanes as it was before the instruction (lane l is pixel (l & 1, l >> 1)
  * of the 2x2 quad, y down), the lane running it, and that lane's gradients
