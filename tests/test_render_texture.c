@@ -48,7 +48,7 @@ static void *mem_ptr(void *ctx, uint64_t addr, uint64_t len)
         return NULL;
     return vram + (addr - GPU_BASE);
 }
-static const struct vc_mem mem = { NULL, mem_ptr };
+static const struct vc_mem mem = { .ctx = NULL, .ptr = mem_ptr };
 
 static void vram_alloc(uint64_t len)
 {
