@@ -30,6 +30,12 @@
  * sample being shaded (Mesa sfn_shader_fs.cpp: gl_SampleID is that GPR's
  * w); its other channels are not modelled (left 0). */
 #define FIXED_PT_SAMPLE_CHAN 3
+/* The channel of the SPI_PS_IN_CONTROL_1.FRONT_FACE GPR holding the samples
+ * the pixel covers (Mesa sfn_shader_fs.cpp: gl_SampleMaskIn is that GPR's
+ * z, ANDed with 1 << gl_SampleID when shading per sample or with
+ * multisampling off; Mesa's CI on a real Turks passes samplemask's
+ * "sample partition", which reads it). */
+#define FACE_MASK_CHAN 2
 
 enum stage { STAGE_FS, STAGE_VS, STAGE_PS, STAGE_ES, STAGE_GS, STAGE_COUNT };
 
@@ -57,6 +63,7 @@ struct shade {
     unsigned nbaryc;
     bool pos_ena, face_ena, face_all_bits, fixed_ena;
     unsigned pos_addr, face_addr, face_chan, fixed_addr;
+    uint32_t all_samples;              /* a fully covered pixel's coverage (PA_SC_AA_CONFIG) */
     unsigned input_gprs;               /* R0.. the SPI loads */
     struct shade_lanes lanes;          /* the draw's pixel stage on the calling thread */
     bool quads;                        /* the PS reads its quad's neighbours: run in 2x2 quads */
@@ -418,6 +425,8 @@ static void spi_gpr_layout(struct shade *s, const struct vc_regs *regs)
     if (s->fixed_ena && s->fixed_addr + 1 > ngpr)
         ngpr = s->fixed_addr + 1;
     s->input_gprs = ngpr;
+    unsigned samples = 1u << G_PA_SC_AA_CONFIG__MSAA_NUM_SAMPLES(vc_reg(regs, REG_PA_SC_AA_CONFIG));
+    s->all_samples = samples >= 32 ? ~0u : (1u << samples) - 1u;
 }
 
 /* The GPR start values of one pixel (gpr[0 .. input_gprs - 1]). */
@@ -433,6 +442,7 @@ static void spi_load_gprs(const struct shade *s, const struct vc_prim_inputs *pr
     if (s->pos_ena)
         memcpy(gpr[s->pos_addr].f, in->pos, sizeof gpr[s->pos_addr].f);
     if (s->face_ena) {
+        gpr[s->face_addr].u[FACE_MASK_CHAN] = in->coverage;
         /* ALL_BITS: ~0 for front, 0 for back; else +1.0 / -1.0 (Mesa tests its sign) */
         if (s->face_all_bits)
             gpr[s->face_addr].u[s->face_chan] = prim->front_face ? 0xFFFFFFFFu : 0u;
@@ -818,6 +828,9 @@ static int batch_load_run(const struct shade *s, struct eg_ps_batch *b, const st
         for (unsigned l = 0; l < n; l++)
             lanes[s->face_addr][s->face_chan][l] = g.u[0];
     }
+    if (s->face_ena && s->face_addr < ng && s->face_chan != FACE_MASK_CHAN && lanes[s->face_addr][FACE_MASK_CHAN])
+        for (unsigned l = 0; l < n; l++)
+            lanes[s->face_addr][FACE_MASK_CHAN][l] = in ? in[l].coverage : s->all_samples;
     if (in && s->fixed_ena && s->fixed_addr < ng && lanes[s->fixed_addr][FIXED_PT_SAMPLE_CHAN])
         for (unsigned l = 0; l < n; l++)
             lanes[s->fixed_addr][FIXED_PT_SAMPLE_CHAN][l] = in[l].sample;
