@@ -1,4 +1,5 @@
-/* GDS-clause instructions (CF GDS) for one lane: the global data share's
+/* GDS-clause instructions (CF GDS) with MEM_OP GDS for one lane (lds.c's
+ * eg_exec_gds hands them here; TF_WRITE is its own): the global data share's
  * atomic operations, as Mesa r600 uses them for atomic counters on
  * Evergreen (sfn_instr_mem.cpp GDSInstr, sfn_assembler.cpp: ALLOC_CONSUME
  * set, UAV_ID the counter, the data in SRC_SEL_Y, the value returned into
@@ -10,8 +11,8 @@
  * threads of the renderer may run the same counter at the same time, and
  * every lane gets a distinct value before its operation, as from a GDS that
  * serves one request at a time.  GDS memory itself (ALLOC_CONSUME clear),
- * indexed counters (UAV_INDEX_MODE), relative GPRs and the tessellation-
- * factor write stop the run as unsupported (Mesa emits none on Evergreen).
+ * indexed counters (UAV_INDEX_MODE) and relative GPRs stop the run as
+ * unsupported (Mesa emits none of them on Evergreen).
  *
  * The operations (AMD Evergreen ISA, "Global Data Share"; the _RET forms
  * return the memory's value from before): ADD m + a, SUB m - a, RSUB a - m,
@@ -81,14 +82,9 @@ int eg_gds_atomic(uint32_t *mem, unsigned op, uint32_t a, uint32_t b, uint32_t *
     return 0;
 }
 
-int eg_exec_gds(const struct eg_shader_env *env, union eg_vec4 *gpr, const uint32_t w[4], char *msg, size_t msglen)
+int eg_gds_op(const struct eg_shader_env *env, union eg_vec4 *gpr, unsigned ngpr, const uint32_t w[4], char *msg,
+              size_t msglen)
 {
-    if (G_SQ_MEM_GDS_WORD0__MEM_INST(w[0]) != V_SQ_VTX_INST__MEM ||
-        G_SQ_MEM_GDS_WORD0__MEM_OP(w[0]) != V_SQ_MEM_OP__GDS) {
-        snprintf(msg, msglen, "unsupported GDS-clause instruction (MEM_INST %u, MEM_OP %u)",
-                 G_SQ_MEM_GDS_WORD0__MEM_INST(w[0]), G_SQ_MEM_GDS_WORD0__MEM_OP(w[0]));
-        return -1;
-    }
     unsigned op = G_SQ_MEM_GDS_WORD1__GDS_OP(w[1]);
     if (G_SQ_MEM_GDS_WORD0__SRC_REL(w[0]) || G_SQ_MEM_GDS_WORD1__DST_REL(w[1]) ||
         G_SQ_MEM_GDS_WORD1__UAV_INDEX_MODE(w[1])) {
@@ -108,7 +104,12 @@ int eg_exec_gds(const struct eg_shader_env *env, union eg_vec4 *gpr, const uint3
         snprintf(msg, msglen, "GDS op 0x%02X without append counters", op);
         return -1;
     }
-    const union eg_vec4 *src = &gpr[G_SQ_MEM_GDS_WORD0__SRC_GPR(w[0])];
+    unsigned sg = G_SQ_MEM_GDS_WORD0__SRC_GPR(w[0]), dg = G_SQ_MEM_GDS_WORD1__DST_GPR(w[1]);
+    if (sg >= ngpr || dg >= ngpr) {
+        snprintf(msg, msglen, "GDS op 0x%02X: R%u / R%u beyond the lane's %u GPRs", op, sg, dg, ngpr);
+        return -1;
+    }
+    const union eg_vec4 *src = &gpr[sg];
     uint32_t a, b;
     if (!src_sel(src, G_SQ_MEM_GDS_WORD0__SRC_SEL_Y(w[0]), &a) ||
         !src_sel(src, G_SQ_MEM_GDS_WORD0__SRC_SEL_Z(w[0]), &b)) {
@@ -129,7 +130,7 @@ int eg_exec_gds(const struct eg_shader_env *env, union eg_vec4 *gpr, const uint3
     }
     if (!returns(op))
         return 0;
-    union eg_vec4 *dst = &gpr[G_SQ_MEM_GDS_WORD1__DST_GPR(w[1])];
+    union eg_vec4 *dst = &gpr[dg];
     for (unsigned c = 0; c < 4; c++)
         if (sel[c] != V_SQ_INST_SEL__MASK)
             dst->u[c] = sel[c] == V_SQ_INST_SEL__X ? old : 0;

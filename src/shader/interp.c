@@ -37,6 +37,7 @@ struct lane {
     int32_t ar;             /* address register (AR.x), MOVA_INT */
     bool pred;              /* predicate bit, PRED_SET* with UPDATE_PRED */
     union eg_vec4 grad[2];  /* SET_GRADIENTS_H / _V, for SAMPLE_G* */
+    struct eg_lds_queue oq_a;   /* LDS output queue A (lds.c) */
 };
 
 struct machine {
@@ -138,7 +139,7 @@ static int read_kcache(struct machine *m, unsigned set, unsigned idx, unsigned c
     return 0;
 }
 
-static int read_src(struct machine *m, const struct lane *L, unsigned sel, unsigned chan, bool rel,
+static int read_src(struct machine *m, struct lane *L, unsigned sel, unsigned chan, bool rel,
                     unsigned index_mode, const uint32_t *lit, unsigned nlit, const union eg_vec4 *pv, uint32_t ps,
                     uint32_t *out)
 {
@@ -165,6 +166,12 @@ static int read_src(struct machine *m, const struct lane *L, unsigned sel, unsig
     case V_SQ_ALU_SRC__M_ONE_INT: *out = 0xFFFFFFFFu; return 0;
     case V_SQ_ALU_SRC__PV: *out = pv->u[chan]; return 0;
     case V_SQ_ALU_SRC__PS: *out = ps; return 0;
+    case V_SQ_ALU_SRC__LDS_OQ_A:
+    case V_SQ_ALU_SRC__LDS_OQ_A_POP:
+        /* the queue's oldest value (whichever channel is named) */
+        if (eg_lds_take(&L->oq_a, sel == V_SQ_ALU_SRC__LDS_OQ_A_POP, out))
+            return fault(m, "LDS_OQ_A%s of an empty LDS output queue", sel == V_SQ_ALU_SRC__LDS_OQ_A_POP ? "_POP" : "");
+        return 0;
     case V_SQ_ALU_SRC__LITERAL:
         if (chan >= nlit)
             return fault(m, "literal .%c missing after its group", "xyzw"[chan]);
@@ -250,7 +257,10 @@ static int exec_group(struct machine *m, struct slot *s, const uint32_t *lit, un
         unsigned sel[3] = { G_SQ_ALU_WORD0__SRC0_SEL(w0), G_SQ_ALU_WORD0__SRC1_SEL(w0), G_SQ_ALU_WORD1_OP3__SRC2_SEL(w1) };
         unsigned chan[3] = { G_SQ_ALU_WORD0__SRC0_CHAN(w0), G_SQ_ALU_WORD0__SRC1_CHAN(w0), G_SQ_ALU_WORD1_OP3__SRC2_CHAN(w1) };
         bool rel[3] = { G_SQ_ALU_WORD0__SRC0_REL(w0), G_SQ_ALU_WORD0__SRC1_REL(w0), G_SQ_ALU_WORD1_OP3__SRC2_REL(w1) };
-        bool neg[3] = { G_SQ_ALU_WORD0__SRC0_NEG(w0), G_SQ_ALU_WORD0__SRC1_NEG(w0), G_SQ_ALU_WORD1_OP3__SRC2_NEG(w1) };
+        /* an LDS instruction keeps its index offset in the negate bits */
+        bool lds = s[k].op3 && s[k].op == V_SQ_ALU_OP3__LDS_IDX_OP;
+        bool neg[3] = { !lds && G_SQ_ALU_WORD0__SRC0_NEG(w0), !lds && G_SQ_ALU_WORD0__SRC1_NEG(w0),
+                        !lds && G_SQ_ALU_WORD1_OP3__SRC2_NEG(w1) };
         bool abs[3] = { !s[k].op3 && G_SQ_ALU_WORD1_OP2__SRC0_ABS(w1), !s[k].op3 && G_SQ_ALU_WORD1_OP2__SRC1_ABS(w1), false };
         for (unsigned i = 0; i < nsrc && i < 3; i++) {
             if (read_src(m, L, sel[i], chan[i], rel[i], G_SQ_ALU_WORD0__INDEX_MODE(w0), lit, nlit, &pv, ps,
@@ -309,6 +319,12 @@ static int exec_group(struct machine *m, struct slot *s, const uint32_t *lit, un
                 unsigned c = s[k].src_chan[0];
                 float v = op == V_SQ_ALU_OP2__INTERP_LOAD_P0 ? p->p0[c] : op == V_SQ_ALU_OP2__INTERP_LOAD_P10 ? p->p10[c] : p->p20[c];
                 s[k].result = eg_f2u(v);
+            } else if (s[k].op3 && op == V_SQ_ALU_OP3__LDS_IDX_OP) {
+                /* no result: it writes the LDS and its queue */
+                char why[120] = "";
+                s[k].fx = (struct alu_effects){ .int_result = true };
+                if (!s[k].skip && eg_lds_exec(m->env, s[k].w0, s[k].w1, s[k].src, &L->oq_a, why, sizeof why))
+                    return fault(m, "%s", why);
             } else if (!s[k].op3 && op == V_SQ_ALU_OP2__MOVA_INT) {
                 /* AR = src0 as an integer, clamped to [-256, 255] (Evergreen
                  * ISA, MOVA_INT); it is what relative operands add */
@@ -344,7 +360,8 @@ static int exec_group(struct machine *m, struct slot *s, const uint32_t *lit, un
             continue;
         uint32_t w0 = s[k].w0, w1 = s[k].w1;
         bool mova = !s[k].op3 && s[k].op == V_SQ_ALU_OP2__MOVA_INT;
-        bool write = !mova && (s[k].op3 || G_SQ_ALU_WORD1_OP2__WRITE_MASK(w1));
+        bool lds = s[k].op3 && s[k].op == V_SQ_ALU_OP3__LDS_IDX_OP;
+        bool write = !mova && !lds && (s[k].op3 || G_SQ_ALU_WORD1_OP2__WRITE_MASK(w1));
         if (write) {
             int32_t g = (int32_t)G_SQ_ALU_WORD1_OP2__DST_GPR(w1);
             if (G_SQ_ALU_WORD1_OP2__DST_REL(w1)) {
@@ -365,7 +382,7 @@ static int exec_group(struct machine *m, struct slot *s, const uint32_t *lit, un
     }
     /* PV/PS, kill and predicate */
     for (int k = 0; k < EG_NSLOTS; k++) {
-        if (!s[k].used || s[k].skip)
+        if (!s[k].used || s[k].skip || (s[k].op3 && s[k].op == V_SQ_ALU_OP3__LDS_IDX_OP))
             continue;
         uint32_t w1 = s[k].w1;
         if (k == EG_SLOT_T)
@@ -550,8 +567,9 @@ static int run_fetch_clause(struct machine *m, bool tex, size_t addr, unsigned c
     return 0;
 }
 
-/* A GDS clause: each instruction for every active lane in turn, lanes in
- * order (the GDS serves one request at a time). */
+/* A GDS clause (GDS operations, TF_WRITE): each instruction for every
+ * active lane in turn, lanes in order (the GDS serves one request at a
+ * time). */
 static int run_gds_clause(struct machine *m, size_t addr, unsigned count)
 {
     size_t start = 2 * addr, end = start + 4 * (size_t)count;
@@ -562,10 +580,9 @@ static int run_gds_clause(struct machine *m, size_t addr, unsigned count)
     for (size_t at = start; at < end; at += 4) {
         m->at = (long)(at / 2);
         for (unsigned l = 0; l < m->nl; l++) {
-            if (!(m->cf.active >> l & 1u))
-                continue;
             char msg[160] = "";
-            if (eg_exec_gds(m->env, m->ln[l].gpr, m->cf.prog->dw + at, msg, sizeof msg))
+            if ((m->cf.active >> l & 1u) &&
+                eg_exec_gds(m->env, m->ln[l].gpr, NGPR, m->cf.prog->dw + at, msg, sizeof msg))
                 return fault(m, "%s", msg);
         }
     }
