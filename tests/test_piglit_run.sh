@@ -46,6 +46,11 @@ case "$1" in
                say pass; if [ "$side" = cedar ]; then echo "Probe color at (0,0)"; kill -SEGV $$; fi ;;
     segv) say pass; kill -SEGV $$ ;;
     noresult) echo "some output, no verdict" ;;
+    burn) # 0.3 s of CPU in a process the test waits for (counted in the CPU column)
+          python3 -c 'import time
+t = time.process_time()
+while time.process_time() - t < 0.3: pass'; say pass ;;
+    sleep) sleep 0.3; say pass ;;
     hang) if [ "$side" = cedar ]; then sleep 30; fi; say pass ;;
     subtests) echo 'PIGLIT: {"enumerate subtests": ["a", "b"]}'
               echo 'PIGLIT: {"subtest": {"a" : "pass"}}'
@@ -73,6 +78,8 @@ cat >"$tmp/map.json" <<EOF
  "t@segv": {"command": ["$f", "segv"]},
  "t@noresult": {"command": ["$f", "noresult"]},
  "t@hang": {"command": ["$f", "hang"]},
+ "t@burn": {"command": ["$f", "burn"]},
+ "t@sleep": {"command": ["$f", "sleep"]},
  "t@subtests": {"command": ["$f", "subtests"]},
  "t@skip": {"command": ["$f", "skip"]},
  "t@warn": {"command": ["$f", "warn"]},
@@ -93,6 +100,8 @@ t@cedarsegv
 t@segv
 t@noresult
 t@hang
+t@burn
+t@sleep
 t@subtests
 t@skip
 t@warn
@@ -109,12 +118,13 @@ check "runs a list of stand-in tests (exit 0)" [ $rc -eq 0 ]
 #   pass pass pass | pass fail pass | fail fail pass | fail fail pass |
 #   crash pass pass | crash crash crash | crash crash crash | timeout pass pass | fail fail pass |
 #   skip skip skip | warn warn warn | pass pass pass | pass pass pass | skip skip skip
-want="piglit fake cedar pass 4 fail 4 skip 2 crash 3 timeout 1 / null pass 5 fail 5 skip 2 crash 2 timeout 0 / llvmpipe pass 9 fail 1 skip 2 crash 2 timeout 0 / discriminating: 4 tests fail on the null device and pass on llvmpipe, of which the virtual Cedar passes 1"
+want="piglit fake cedar pass 6 fail 4 skip 2 crash 3 timeout 1 / null pass 7 fail 5 skip 2 crash 2 timeout 0 / llvmpipe pass 11 fail 1 skip 2 crash 2 timeout 0 / discriminating: 4 tests fail on the null device and pass on llvmpipe, of which the virtual Cedar passes 1"
 check_eq "summary line" "$(head -1 "$tmp/out")" "$want"
-check "wall time line" grep -q "^piglit fake wall time: cedar [0-9.]*s, null [0-9.]*s, llvmpipe [0-9.]*s (14 tests" "$tmp/out"
+check "wall time line" grep -q "^piglit fake wall time: cedar [0-9.]*s, null [0-9.]*s, llvmpipe [0-9.]*s (16 tests" "$tmp/out"
+check "CPU time line" grep -q "^piglit fake CPU time: cedar [0-9.]*s, null [0-9.]*s, llvmpipe [0-9.]*s$" "$tmp/out"
 
 tsv="$tmp/build/piglit/fake.tsv"
-check_eq "TSV header" "$(head -1 "$tsv")" "$(printf 'test\tcedar\tnull\tllvmpipe\tcedar_s\tnull_s\tllvmpipe_s')"
+check_eq "TSV header" "$(head -1 "$tsv")" "$(printf 'test\tcedar\tnull\tllvmpipe\tcedar_s\tnull_s\tllvmpipe_s\tcedar_cpu\tnull_cpu\tllvmpipe_cpu')"
 row() { awk -F'\t' -v n="$1" '$1 == n {print $2, $3, $4}' "$tsv"; }
 check_eq "TSV: lower-cased name, pass everywhere" "$(row t@pass)" "pass pass pass"
 check_eq "TSV: signal on cedar is a crash" "$(row t@cedarsegv)" "crash pass pass"
@@ -131,7 +141,14 @@ check_eq "TSV: an argument with a space and an empty one reach the test" "$(row 
 check_eq "TSV: per-side driver variables, platform, test env" "$(row t@env)" "pass pass pass"
 check_eq "TSV: a glx-only test is skipped on surfaceless_egl" "$(row t@glx-only)" "skip skip skip"
 check "TSV: seconds are numbers" awk -F'\t' 'NR > 1 && $5 !~ /^[0-9]+\.[0-9][0-9]$/ {exit 1}' "$tsv"
-check_eq "TSV: one row per test" "$(wc -l <"$tsv")" "15"
+check_eq "TSV: one row per test" "$(wc -l <"$tsv")" "17"
+# CPU seconds (columns 8-10) are wait4's: the 0.3 s the burning test's own
+# child spent count, on every side (through cedar-run's child on two); a
+# test that sleeps 0.3 s spends almost none, and waits at least as long.
+check "TSV: CPU of a waited-for grandchild is counted" \
+    awk -F'\t' '$1 == "t@burn" && $8 >= 0.29 && $9 >= 0.29 && $10 >= 0.29 {ok = 1} END {exit !ok}' "$tsv"
+check "TSV: a sleeping test: wall time >= 0.3 s, little CPU" \
+    awk -F'\t' '$1 == "t@sleep" && $7 >= 0.3 && $10 < 0.2 {ok = 1} END {exit !ok}' "$tsv"
 check "log of the crash keeps the test's output" grep -q "Probe color at (0,0)" "$tmp/build/piglit/fake/cedar/t@cedarsegv.log"
 check "stderr lists the cedar crash with its first error line" \
     grep -qx "  cedar crash: t@cedarsegv: Probe color at (0,0)" "$tmp/err"

@@ -54,7 +54,10 @@ def main(argv):
                 print("piglit_merge: %s: %s is not in %s" % (path, n, args.list), file=sys.stderr)
                 return 2
             for s in sides:
-                res[n][s] = (row[head.index(s)], float(row[head.index(s + "_s")]), "")
+                c = s + "_cpu"
+                cpu = row[head.index(c)] if c in head else "-"
+                res[n][s] = (row[head.index(s)], float(row[head.index(s + "_s")]), "") + \
+                    (() if cpu == "-" else (float(cpu),))
     sides = [s for s in piglit_run.SIDES if any(s in r for r in res.values())]
     full = {n: {s: res[n].get(s, ("notrun", 0.0, "")) for s in sides} for n in names}
     name = os.path.splitext(os.path.basename(args.list))[0]
@@ -64,6 +67,9 @@ def main(argv):
     print("piglit %s wall time: %s (%d tests; not run: %s)" % (
         name, ", ".join("%s %.1fs" % (s, wall[s]) for s in sides), len(names),
         ", ".join("%s %d" % (s, missing[s]) for s in sides)))
+    timed = {s: [n for n in names if len(res[n].get(s, ())) > 3] for s in sides}
+    print("piglit %s CPU time: %s" % (name, ", ".join(
+        "%s %.1fs (%d tests)" % (s, sum(res[n][s][3] for n in timed[s]), len(timed[s])) for s in sides)))
     both = [n for n in names if all(s in res[n] and res[n][s][0] not in ("skip", "notrun") for s in sides)]
     if both and len(sides) > 1:
         print("piglit %s over the %d tests no side skipped: %s" % (
@@ -74,7 +80,7 @@ def main(argv):
             print("  slowest: %s: %s" % (n, ", ".join(
                 "%s %s %.1fs" % (s, res[n][s][0], res[n][s][1]) if s in res[n] else "%s -" % s for s in sides)))
     if args.out:
-        fixed = {n: {s: (full[n][s][0] if s in res[n] else "-", full[n][s][1], "") for s in sides}
+        fixed = {n: {s: (full[n][s][0] if s in res[n] else "-",) + tuple(full[n][s][1:]) for s in sides}
                  for n in names}
         piglit_run.write_tsv(args.out, names, fixed, sides)
     return 0

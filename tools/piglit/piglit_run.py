@@ -15,7 +15,7 @@ Before the tests, piglit's glinfo runs on each side and must report the
 expected renderer (CEDAR under cedar-run, llvmpipe plainly), so a side that
 silently fell back to another driver is an error, not a column of results.
 
-Writes BUILD/piglit/LISTNAME.tsv (test, status per side, seconds per side) and
+Writes BUILD/piglit/LISTNAME.tsv (test, status, seconds, CPU seconds per side) and
 BUILD/piglit/LISTNAME/SIDE/TEST.log (command, exit, first error line, output);
 lists each test the virtual Cedar does not pass with its first error line on
 stderr, and prints per list:
@@ -25,7 +25,8 @@ stderr, and prints per list:
   llvmpipe, of which the virtual Cedar passes K
 
 then the wall time of each side (the sum of its tests' times, also with
---jobs N running N tests at once).  'fail' counts piglit's fail and warn,
+--jobs N running N tests at once) and its CPU time (user + system of each
+test and the processes it waited for).  'fail' counts piglit's fail and warn,
 'skip' its skip and notrun.  Exit status: 0 when the tests ran (whatever
 their results), 1 when a side cannot run, 2 for bad usage, a missing list or
 an unknown test name.
@@ -34,6 +35,7 @@ import argparse
 import concurrent.futures
 import os
 import re
+import select
 import signal
 import subprocess
 import sys
@@ -110,10 +112,13 @@ def side_command(side, command, args):
 
 
 def run_process(argv, env, cwd, limit, out_path, err_path):
-    """(returncode or None on timeout, seconds); output into the two files.
+    """(returncode or None on timeout, seconds, CPU seconds); output into the two files.
 
     The test gets its own process group so a timeout also ends whatever it
-    started (cedar-run's child, shader compilers)."""
+    started (cedar-run's child, shader compilers).  The end is seen through a
+    pidfd, not by polling (Popen.wait with a timeout sleeps up to 50 ms at a
+    time, which rounded every test up by as much); the CPU seconds are wait4's
+    user + system time of the test and of the processes it waited for."""
     start = time.monotonic()
     with open(out_path, "wb") as out, open(err_path, "wb") as err:
         try:
@@ -121,25 +126,25 @@ def run_process(argv, env, cwd, limit, out_path, err_path):
                                  env=env, cwd=cwd, start_new_session=True)
         except OSError as e:
             err.write(("cannot run %s: %s\n" % (argv[0], e.strerror)).encode())
-            return 127, time.monotonic() - start
+            return 127, time.monotonic() - start, 0.0
+        pidfd = os.pidfd_open(p.pid)
         try:
-            rc = p.wait(timeout=limit)
-        except subprocess.TimeoutExpired:
-            rc = None
-            for sig, grace in ((signal.SIGTERM, KILL_GRACE), (signal.SIGKILL, None)):
-                try:
-                    os.killpg(p.pid, sig)
-                except ProcessLookupError:
-                    pass
-                try:
-                    p.wait(timeout=grace)
-                    break
-                except subprocess.TimeoutExpired:
-                    continue
+            ended = bool(select.select([pidfd], [], [], limit)[0])
+            if not ended:
+                for sig, grace in ((signal.SIGTERM, KILL_GRACE), (signal.SIGKILL, None)):
+                    try:
+                        os.killpg(p.pid, sig)
+                    except ProcessLookupError:
+                        pass
+                    if select.select([pidfd], [], [], grace)[0]:
+                        break
+            _, status, usage = os.wait4(p.pid, 0)
+        finally:
+            os.close(pidfd)
+        p.returncode = os.waitstatus_to_exitcode(status)  # reaped here, not by Popen
         secs = time.monotonic() - start
-    if rc is None:
-        return None, secs
-    return rc, secs
+    cpu = usage.ru_utime + usage.ru_stime
+    return (p.returncode if ended else None), secs, cpu
 
 
 def _read(path):
@@ -152,7 +157,7 @@ def safe_name(name):
 
 
 def run_test(side, name, entry, args, logdir):
-    """(status, seconds, first error line) of one test on one side; writes its log."""
+    """(status, seconds, first error line, CPU seconds) of one test on one side; writes its log."""
     argv = side_command(side, entry["command"], args)
     env = side_env(side, entry.get("env", {}), args.piglit_dir)
     log = os.path.join(logdir, side, safe_name(name) + ".log")
@@ -162,9 +167,9 @@ def run_test(side, name, entry, args, logdir):
     if plat_skip:
         with open(log, "w") as f:
             f.write("skip: piglit does not run this test on %s\n" % PLATFORM)
-        return "skip", 0.0, ""
+        return "skip", 0.0, "", 0.0
     out_path, err_path = log + ".out", log + ".err"
-    rc, secs = run_process(argv, env, args.workdir, args.timeout, out_path, err_path)
+    rc, secs, cpu = run_process(argv, env, args.workdir, args.timeout, out_path, err_path)
     out, err = _read(out_path), _read(err_path)
     os.unlink(out_path)
     os.unlink(err_path)
@@ -179,11 +184,11 @@ def run_test(side, name, entry, args, logdir):
     first = "" if status in ("pass", "skip") else piglit_result.first_error(out, err)
     with open(log, "w") as f:
         f.write("command: %s\n" % " ".join(argv))
-        f.write("exit: %s  seconds: %.2f  status: %s\n" % (
-            "timeout after %gs" % args.timeout if rc is None else rc, secs, status))
+        f.write("exit: %s  seconds: %.2f  CPU seconds: %.2f  status: %s\n" % (
+            "timeout after %gs" % args.timeout if rc is None else rc, secs, cpu, status))
         f.write("first error: %s\n" % first)
         f.write("--- stdout\n%s--- stderr\n%s" % (out, err))
-    return status, secs, first
+    return status, secs, first, cpu
 
 
 def probe_renderer(side, args):
@@ -194,7 +199,7 @@ def probe_renderer(side, args):
     os.makedirs(args.workdir, exist_ok=True)
     out_path = os.path.join(args.workdir, "glinfo-%s.out" % side)
     err_path = os.path.join(args.workdir, "glinfo-%s.err" % side)
-    rc, _ = run_process(argv, env, args.workdir, args.timeout, out_path, err_path)
+    rc, _, _ = run_process(argv, env, args.workdir, args.timeout, out_path, err_path)
     out, err = _read(out_path), _read(err_path)
     m = re.search(r"^GL_RENDERER = (.*)$", out, re.M)
     if m and RENDERER[side] in m.group(1):
@@ -230,12 +235,17 @@ def summary(listname, names, res, sides):
 
 
 def write_tsv(path, names, res, sides):
+    """test, a status per side, seconds per side, then CPU seconds per side
+    (SIDE_cpu; "-" where a merged run had none)."""
     tmp = path + ".tmp"
+    cpu = lambda r: "%.2f" % r[3] if len(r) > 3 else "-"
     with open(tmp, "w") as f:
-        f.write("\t".join(["test"] + list(sides) + ["%s_s" % s for s in sides]) + "\n")
+        f.write("\t".join(["test"] + list(sides) + ["%s_s" % s for s in sides]
+                          + ["%s_cpu" % s for s in sides]) + "\n")
         for n in names:
             f.write("\t".join([n] + [res[n][s][0] for s in sides]
-                              + ["%.2f" % res[n][s][1] for s in sides]) + "\n")
+                              + ["%.2f" % res[n][s][1] for s in sides]
+                              + [cpu(res[n][s]) for s in sides]) + "\n")
     os.replace(tmp, path)
 
 
@@ -302,6 +312,7 @@ def main(argv):
         logdir = os.path.join(args.outdir, listname)
         res = {}
         wall = {s: 0.0 for s in args.sides}
+        cpu = {s: 0.0 for s in args.sides}
 
         def one(name):
             return {side: run_test(side, name, tests[name], args, logdir) for side in args.sides}
@@ -315,19 +326,22 @@ def main(argv):
                 done += 1
                 for side in args.sides:
                     wall[side] += res[name][side][1]
+                    cpu[side] += res[name][side][3]
                 log("  [%d/%d] %s: %s" % (done, len(names), name, ", ".join(
                     "%s %s %.1fs" % (s, res[name][s][0], res[name][s][1]) for s in args.sides)))
         tsv = os.path.join(args.outdir, listname + ".tsv")
         write_tsv(tsv, names, res, args.sides)
         if "cedar" in args.sides:
             for n in names:
-                st, _, first = res[n]["cedar"]
+                st, _, first, _ = res[n]["cedar"]
                 if st not in ("pass", "skip"):
                     print("  cedar %s: %s: %s" % (st, n, first or "(no message)"), file=sys.stderr)
         print(summary(listname, names, res, args.sides))
         print("piglit %s wall time: %s (%d tests; %s, logs in %s/)" % (
             listname, ", ".join("%s %.1fs" % (s, wall[s]) for s in args.sides),
             len(names), tsv, logdir))
+        print("piglit %s CPU time: %s" % (
+            listname, ", ".join("%s %.1fs" % (s, cpu[s]) for s in args.sides)))
         sys.stdout.flush()
     return 0
 

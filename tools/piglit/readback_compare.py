@@ -167,7 +167,7 @@ def run_side(side, name, entry, args, outdir):
     env = piglit_run.side_env(side, entry.get("env", {}), args.piglit_dir)
     env["LD_PRELOAD"] = args.readdump
     env["CEDAR_READDUMP_DIR"] = os.path.abspath(d)
-    rc, secs = piglit_run.run_process(argv, env, args.workdir, args.timeout,
+    rc, secs, _ = piglit_run.run_process(argv, env, args.workdir, args.timeout,
                                       os.path.join(d, "stdout.txt"), os.path.join(d, "stderr.txt"))
     if rc is None:
         status = "timeout"
