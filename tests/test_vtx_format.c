@@ -119,7 +119,7 @@ static void every_isa_format_has_an_entry_and_only_mesas_are_fetched(void **stat
         fetchable++;
         assert_true(int_ok);
         assert_int_equal(norm_ok, !m->int_only);
-        assert_int_equal(scaled_ok, !m->int_only);
+        assert_true(scaled_ok); /* 32-bit integer channels: read as INT (Mesa's sfn LDS-info fetches) */
         /* the layout is the pipe format's channels packed from bit 0 */
         assert_int_equal(f->ncomp, m->nch);
         unsigned lo = 0;
@@ -152,8 +152,18 @@ static void three_component_8_and_16_bit_formats_are_refused_by_name(void **stat
         assert_int_equal(eg_vtx_format_convert(eg_vtx_format_find(v), &nf, bytes, &out), -1);
         assert_int_equal(out.u[0], 7); /* nothing written */
     }
-    assert_non_null(eg_vtx_format_refusal(fmt_value("FMT_32_32"), SCALED));
+    assert_non_null(eg_vtx_format_refusal(fmt_value("FMT_32_32"), NORM));
     assert_null(eg_vtx_format_refusal(fmt_value("FMT_32_32"), INT));
+    /* SCALED 32-bit integers are their bits, as Mesa's sfn expects of its
+     * FMT_32_32_32_32 SCALED LDS-info fetches (R600_DEBUG=tcs: VFETCH ...
+     * FMT(DTA:34 NUM:2 COMP:1 MODE:1), then MULADD_UINT24 on the result) */
+    union eg_vec4 out;
+    const uint8_t bytes[8] = {0x60, 0, 0, 0, 0xFF, 0xFF, 0xFF, 0xFF};
+    const struct eg_vtx_numfmt nf = {SCALED, USGN, CLAMP};
+    assert_int_equal(eg_vtx_format_convert(eg_vtx_format_find(fmt_value("FMT_32_32")), &nf, bytes, &out), 2);
+    assert_int_equal(out.u[0], 0x60);
+    assert_int_equal(out.u[1], 0xFFFFFFFFu);
+    assert_int_equal(out.u[3], 1);
 }
 
 /* ---- the GL rules, as formulas ------------------------------------------ */
@@ -460,9 +470,10 @@ static void interpreter_applies_srf_mode_endian_and_dst_sel(void **state)
     assert_non_null(strstr(err.msg, "FMT_8_8_8 "));
     assert_non_null(strstr(err.msg, "cannot be fetched"));
     v.data_format = V_SQ_DATA_FORMAT__FMT_32_32_32;
+    v.num_format = NORM;
     assert_int_equal(run_fetch(&v, 0, &o, &err), -1);
     assert_non_null(strstr(err.msg, "FMT_32_32_32 "));
-    assert_non_null(strstr(err.msg, "SQ_NUM_FORMAT_SCALED"));
+    assert_non_null(strstr(err.msg, "SQ_NUM_FORMAT_NORM"));
 }
 
 int main(void)

@@ -308,6 +308,13 @@ struct eg_shader_env {
     int (*ring_write)(void *ctx, unsigned ring, uint64_t dw, const uint32_t v[4], unsigned mask, char *msg,
                       size_t msglen);
     int (*emit)(void *ctx, unsigned stream, bool emit, bool cut, char *msg, size_t msglen);
+    /* The thread group's local data share, lds_bytes bytes, which LDS_IDX_OP
+     * instructions read and write (byte addresses); NULL: they fault. */
+    uint8_t *lds;
+    uint32_t lds_bytes;
+    /* A hull shader's TF_WRITE (GDS clause): `value` to byte `addr` of the
+     * tessellation-factor memory; NULL: it faults. */
+    int (*tf_write)(void *ctx, uint32_t addr, uint32_t value, char *msg, size_t msglen);
 };
 
 struct eg_shader_err { char msg[200]; };

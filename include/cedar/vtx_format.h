@@ -16,7 +16,7 @@
 enum eg_vtx_fetchable {
     EG_VTX_FETCH_NO,        /* never fetched: a draw that does is a GPU fault */
     EG_VTX_FETCH_YES,       /* every NUM_FORMAT */
-    EG_VTX_FETCH_INT_ONLY,  /* 32-bit integer channels: NUM_FORMAT INT only */
+    EG_VTX_FETCH_INT_ONLY,  /* 32-bit integer channels: NUM_FORMAT INT, or SCALED read as INT */
 };
 
 struct eg_vtx_format {
@@ -46,6 +46,9 @@ const struct eg_vtx_format *eg_vtx_format_find(unsigned data_format);
 /* Why a fetch of this format and number format is refused (a GPU fault),
  * or NULL when the vertex fetch reads it. */
 const char *eg_vtx_format_refusal(unsigned data_format, unsigned num_format);
+/* Whether a fetch of f with this number format yields integer bits (INT,
+ * and SCALED of 32-bit integer channels). */
+bool eg_vtx_fetch_int(const struct eg_vtx_format *f, unsigned num_format);
 /* ENDIAN_SWAP applied to an element of n bytes, in place. */
 void eg_vtx_endian_swap(uint8_t *p, unsigned n, unsigned endian);
 /* Converts one element (f->bytes bytes, already endian-swapped) to four

@@ -384,7 +384,7 @@ static inline uint8_t *plane_ptr(const struct cb_target *t, unsigned x, unsigned
     return cb_plane_ptr(t, x, y, plane);
 }
 
-static void clear_element(const struct cb_target *t, uint8_t *out)
+void cb_clear_element(const struct cb_target *t, uint8_t *out)
 {
     /* CLEAR_WORD0/1 hold the colour in the surface's own format (Mesa
      * evergreen_set_clear_color packs it with the surface format). */
@@ -398,7 +398,7 @@ static void clear_element(const struct cb_target *t, uint8_t *out)
 void cb_read_sample_raw(const struct cb_target *t, unsigned x, unsigned y, unsigned sample, uint8_t *out)
 {
     if (cb_tile_cleared(t, x, y)) {
-        clear_element(t, out);
+        cb_clear_element(t, out);
         return;
     }
     unsigned plane = sample;
@@ -426,7 +426,7 @@ void cb_tile_expand(struct cb_target *t, unsigned x, unsigned y)
         return;
     }
     uint8_t el[16];
-    clear_element(t, el);
+    cb_clear_element(t, el);
     unsigned x0 = x & ~7u, y0 = y & ~7u;
     uint8_t clear_bits = (uint8_t)(((1u << t->samples) - 1u) & 0xFFu);
     if (t->fmask_on && c->ctile && c->ftile && x0 + 8 <= t->width && y0 + 8 <= t->height) {

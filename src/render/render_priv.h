@@ -481,6 +481,10 @@ struct vgt_counts {
 int vgt_run(const struct vc_regs *regs, const struct vc_mem *mem, const struct vc_draw *draw,
             vgt_prim_fn fn, void *ctx, struct vgt_counts *counts, struct vc_draw_err *err);
 
+/* A cleared tile's element: CB_COLOR*_CLEAR_WORD0/1 in the surface's format,
+ * bpe bytes (zero past the eight the registers hold). */
+void cb_clear_element(const struct cb_target *t, uint8_t *out);
+
 /* ---- resolve and the other CB modes (resolve.c) ---------------------------- */
 
 /* The resolve's average of 8-bit UNORM samples, as the card's 8x frame shows

@@ -102,6 +102,8 @@ void cb_resolve_pixel(const struct cb_target *src, struct cb_target *dst, unsign
     cb_copy_el(cb_plane_ptr(dst, x, y, 0), out, dst->bpe);
 }
 
+typedef uint32_t fill_word4 __attribute__((vector_size(4 * sizeof(uint32_t))));   /* GCC / Clang vectors */
+
 int cb_resolve_cleared_tile(const struct cb_target *src, struct cb_target *dst, unsigned x, unsigned y)
 {
     if (x + 8 > src->width || y + 8 > src->height || x + 8 > dst->width || y + 8 > dst->height)
@@ -116,7 +118,7 @@ int cb_resolve_cleared_tile(const struct cb_target *src, struct cb_target *dst, 
     else if (cedar_tile_micro(&dst->map, x / 8, y / 8, 0, dst->slice, own) == 0)
         return 0; /* linear destination: per pixel */
     uint8_t el[16], raw[16];
-    cb_read_sample_raw(src, x, y, 0, raw);
+    cb_clear_element(src, raw);   /* what every sample of the cleared tile reads */
     if (same_layout_8bit(src, dst)) {
         cb_copy_el(el, raw, dst->bpe);
     } else {
@@ -130,16 +132,20 @@ int cb_resolve_cleared_tile(const struct cb_target *src, struct cb_target *dst, 
         unsigned per_run = dst->per_run;
         if (dst->bpe == 4) {
             /* the tile's 64 elements, a run's worth copied at a time */
-            uint32_t v, tile[64];
+            uint32_t v;
             memcpy(&v, el, 4);
-            for (unsigned i = 0; i < 64; i++)
-                tile[i] = v;
             if (per_run == 64) {
-                /* one run (2D tiling's usual micro tile): a constant-size
-                 * copy the compiler writes as vector stores */
-                memcpy(dst->mem + run[0], tile, sizeof tile);
+                /* one run (2D tiling's usual micro tile): sixteen 16-byte
+                 * stores of the element four times */
+                const fill_word4 four = {v, v, v, v};
+                uint8_t *to = dst->mem + run[0];
+                for (unsigned i = 0; i < 16; i++)
+                    memcpy(to + 16 * i, &four, 16);
                 return 1;
             }
+            uint32_t tile[64];
+            for (unsigned i = 0; i < 64; i++)
+                tile[i] = v;
             for (unsigned r = 0; r * per_run < 64; r++) {
                 unsigned n = 64 - r * per_run < per_run ? 64 - r * per_run : per_run;
                 memcpy(dst->mem + run[r], tile, (size_t)n * 4);

@@ -314,6 +314,17 @@ static int run_cf_plain(const struct eg_cf_ops *o, struct eg_cf *c, uint32_t w0,
         c->active = keep;
         return r;
     }
+    case V_SQ_CF_INST__GDS: {
+        if (!o->gds)
+            return cf_fault(o, c, "unsupported CF instruction 0x%02x (%s)", inst, eg_cf_inst_name(w1));
+        if (!pass)
+            return 0;
+        uint64_t keep = c->active;
+        c->active = pass;
+        int r = o->gds(o->ctx, c, addr, G_SQ_CF_WORD1__COUNT(w1) + 1, pass);
+        c->active = keep;
+        return r;
+    }
     case V_SQ_CF_INST__EMIT_VERTEX:
     case V_SQ_CF_INST__EMIT_CUT_VERTEX:
     case V_SQ_CF_INST__CUT_VERTEX:

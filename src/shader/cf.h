@@ -59,6 +59,9 @@ struct eg_cf_ops {
     int (*alu)(void *ctx, struct eg_cf *c, const struct eg_kc kc[4], size_t addr, unsigned nslots);
     /* a TEX (tex) or VTX clause of count instructions at addr, for lanes (not 0) */
     int (*fetch)(void *ctx, struct eg_cf *c, bool tex, size_t addr, unsigned count, uint64_t lanes);
+    /* a GDS clause of count instructions at addr, for lanes (not 0); NULL:
+     * it faults */
+    int (*gds)(void *ctx, struct eg_cf *c, size_t addr, unsigned count, uint64_t lanes);
     /* EXPORT / EXPORT_DONE / MEM_SCRATCH and the other alloc-export forms */
     int (*export)(void *ctx, struct eg_cf *c, uint32_t w0, uint32_t w1);
     /* EMIT_VERTEX / CUT_VERTEX / EMIT_CUT_VERTEX (inst) of stream COUNT

@@ -105,7 +105,7 @@ int eg_exec_vtx(const struct eg_shader_env *env, union eg_vec4 *gpr, unsigned re
     eg_vtx_format_convert(vf, &nf, buf, &v);
     const unsigned sel[4] = { G_SQ_VTX_WORD1_GPR__DST_SEL_X(w[1]), G_SQ_VTX_WORD1_GPR__DST_SEL_Y(w[1]),
                               G_SQ_VTX_WORD1_GPR__DST_SEL_Z(w[1]), G_SQ_VTX_WORD1_GPR__DST_SEL_W(w[1]) };
-    write_sel(&gpr[dst], &v, sel, nf.num_format == V_SQ_NUM_FORMAT__SQ_NUM_FORMAT_INT);
+    write_sel(&gpr[dst], &v, sel, eg_vtx_fetch_int(vf, nf.num_format));
     return 0;
 }
 

@@ -38,6 +38,7 @@ struct lane {
     int32_t ar;             /* address register (AR.x), MOVA_INT */
     bool pred;              /* predicate bit, PRED_SET* with UPDATE_PRED */
     union eg_vec4 grad[2];  /* SET_GRADIENTS_H / _V, for SAMPLE_G* */
+    struct eg_lds_queue oq_a;   /* LDS output queue A (lds.c) */
 };
 
 struct machine {
@@ -139,7 +140,7 @@ static int read_kcache(struct machine *m, unsigned set, unsigned idx, unsigned c
     return 0;
 }
 
-static int read_src(struct machine *m, const struct lane *L, unsigned sel, unsigned chan, bool rel,
+static int read_src(struct machine *m, struct lane *L, unsigned sel, unsigned chan, bool rel,
                     unsigned index_mode, const uint32_t *lit, unsigned nlit, const union eg_vec4 *pv, uint32_t ps,
                     uint32_t *out)
 {
@@ -166,6 +167,12 @@ static int read_src(struct machine *m, const struct lane *L, unsigned sel, unsig
     case V_SQ_ALU_SRC__M_ONE_INT: *out = 0xFFFFFFFFu; return 0;
     case V_SQ_ALU_SRC__PV: *out = pv->u[chan]; return 0;
     case V_SQ_ALU_SRC__PS: *out = ps; return 0;
+    case V_SQ_ALU_SRC__LDS_OQ_A:
+    case V_SQ_ALU_SRC__LDS_OQ_A_POP:
+        /* the queue's oldest value (whichever channel is named) */
+        if (eg_lds_take(&L->oq_a, sel == V_SQ_ALU_SRC__LDS_OQ_A_POP, out))
+            return fault(m, "LDS_OQ_A%s of an empty LDS output queue", sel == V_SQ_ALU_SRC__LDS_OQ_A_POP ? "_POP" : "");
+        return 0;
     case V_SQ_ALU_SRC__LITERAL:
         if (chan >= nlit)
             return fault(m, "literal .%c missing after its group", "xyzw"[chan]);
@@ -251,7 +258,10 @@ static int exec_group(struct machine *m, struct slot *s, const uint32_t *lit, un
         unsigned sel[3] = { G_SQ_ALU_WORD0__SRC0_SEL(w0), G_SQ_ALU_WORD0__SRC1_SEL(w0), G_SQ_ALU_WORD1_OP3__SRC2_SEL(w1) };
         unsigned chan[3] = { G_SQ_ALU_WORD0__SRC0_CHAN(w0), G_SQ_ALU_WORD0__SRC1_CHAN(w0), G_SQ_ALU_WORD1_OP3__SRC2_CHAN(w1) };
         bool rel[3] = { G_SQ_ALU_WORD0__SRC0_REL(w0), G_SQ_ALU_WORD0__SRC1_REL(w0), G_SQ_ALU_WORD1_OP3__SRC2_REL(w1) };
-        bool neg[3] = { G_SQ_ALU_WORD0__SRC0_NEG(w0), G_SQ_ALU_WORD0__SRC1_NEG(w0), G_SQ_ALU_WORD1_OP3__SRC2_NEG(w1) };
+        /* an LDS instruction keeps its index offset in the negate bits */
+        bool lds = s[k].op3 && s[k].op == V_SQ_ALU_OP3__LDS_IDX_OP;
+        bool neg[3] = { !lds && G_SQ_ALU_WORD0__SRC0_NEG(w0), !lds && G_SQ_ALU_WORD0__SRC1_NEG(w0),
+                        !lds && G_SQ_ALU_WORD1_OP3__SRC2_NEG(w1) };
         bool abs[3] = { !s[k].op3 && G_SQ_ALU_WORD1_OP2__SRC0_ABS(w1), !s[k].op3 && G_SQ_ALU_WORD1_OP2__SRC1_ABS(w1), false };
         for (unsigned i = 0; i < nsrc && i < 3; i++) {
             if (read_src(m, L, sel[i], chan[i], rel[i], G_SQ_ALU_WORD0__INDEX_MODE(w0), lit, nlit, &pv, ps,
@@ -310,6 +320,12 @@ static int exec_group(struct machine *m, struct slot *s, const uint32_t *lit, un
                 unsigned c = s[k].src_chan[0];
                 float v = op == V_SQ_ALU_OP2__INTERP_LOAD_P0 ? p->p0[c] : op == V_SQ_ALU_OP2__INTERP_LOAD_P10 ? p->p10[c] : p->p20[c];
                 s[k].result = eg_f2u(v);
+            } else if (s[k].op3 && op == V_SQ_ALU_OP3__LDS_IDX_OP) {
+                /* no result: it writes the LDS and its queue */
+                char why[120] = "";
+                s[k].fx = (struct alu_effects){ .int_result = true };
+                if (!s[k].skip && eg_lds_exec(m->env, s[k].w0, s[k].w1, s[k].src, &L->oq_a, why, sizeof why))
+                    return fault(m, "%s", why);
             } else if (!s[k].op3 && op == V_SQ_ALU_OP2__MOVA_INT) {
                 /* AR = src0 as an integer, clamped to [-256, 255] (Evergreen
                  * ISA, MOVA_INT); it is what relative operands add */
@@ -337,7 +353,8 @@ static int exec_group(struct machine *m, struct slot *s, const uint32_t *lit, un
             continue;
         uint32_t w0 = s[k].w0, w1 = s[k].w1;
         bool mova = !s[k].op3 && s[k].op == V_SQ_ALU_OP2__MOVA_INT;
-        bool write = !mova && (s[k].op3 || G_SQ_ALU_WORD1_OP2__WRITE_MASK(w1));
+        bool lds = s[k].op3 && s[k].op == V_SQ_ALU_OP3__LDS_IDX_OP;
+        bool write = !mova && !lds && (s[k].op3 || G_SQ_ALU_WORD1_OP2__WRITE_MASK(w1));
         if (write) {
             int32_t g = (int32_t)G_SQ_ALU_WORD1_OP2__DST_GPR(w1);
             if (G_SQ_ALU_WORD1_OP2__DST_REL(w1)) {
@@ -358,7 +375,7 @@ static int exec_group(struct machine *m, struct slot *s, const uint32_t *lit, un
     }
     /* PV/PS, kill and predicate */
     for (int k = 0; k < EG_NSLOTS; k++) {
-        if (!s[k].used || s[k].skip)
+        if (!s[k].used || s[k].skip || (s[k].op3 && s[k].op == V_SQ_ALU_OP3__LDS_IDX_OP))
             continue;
         uint32_t w1 = s[k].w1;
         if (k == EG_SLOT_T)
@@ -543,6 +560,28 @@ static int run_fetch_clause(struct machine *m, bool tex, size_t addr, unsigned c
     return 0;
 }
 
+/* A GDS clause (TF_WRITE) for the active lanes, 128-bit instructions as a
+ * fetch clause's. */
+static int run_gds_clause(struct machine *m, size_t addr, unsigned count)
+{
+    size_t start = 2 * addr, end = start + 4 * (size_t)count;
+    if (addr & 1)
+        return fault(m, "GDS clause @%zu is not 128-bit aligned", addr);
+    if (end > m->cf.prog->ndw)
+        return fault(m, "GDS clause @%zu of %u instructions runs past the end of the shader", addr, count);
+    for (size_t at = start; at < end; at += 4) {
+        m->at = (long)(at / 2);
+        for (unsigned l = 0; l < m->nl; l++) {
+            char msg[160] = "";
+            if ((m->cf.active >> l & 1u) &&
+                eg_exec_gds(m->env, m->ln[l].gpr, NGPR, m->cf.prog->dw + at, msg, sizeof msg))
+                return fault(m, "%s", msg);
+        }
+    }
+    m->at = -1;
+    return 0;
+}
+
 /* ---------------------------------------------------------------- exports */
 
 int eg_export_lane(bool is_ps, uint32_t w0, uint32_t w1, unsigned b, const union eg_vec4 *src,
@@ -631,6 +670,12 @@ static int cf_fetch(void *ctx, struct eg_cf *c, bool tex, size_t addr, unsigned 
     return run_fetch_clause(ctx, tex, addr, count);
 }
 
+static int cf_gds(void *ctx, struct eg_cf *c, size_t addr, unsigned count, uint64_t lanes)
+{
+    (void)c, (void)lanes;   /* c->active holds them */
+    return run_gds_clause(ctx, addr, count);
+}
+
 /* A vertex shader's stream-out export (MEM_STREAMn_BUFm) of the running
  * lane, recorded when the caller asked for them. */
 static int stream_write(struct machine *m, unsigned inst, uint32_t w0, uint32_t w1)
@@ -711,7 +756,7 @@ static int cf_fault(void *ctx, struct eg_cf *c, const char *what)
 static int run(struct machine *m)
 {
     const struct eg_cf_ops ops = { .ctx = m, .fs = m->fs, .env = m->env, .alu = cf_alu, .fetch = cf_fetch,
-                                   .export = cf_export, .emit = cf_emit, .fault = cf_fault };
+                                   .gds = cf_gds, .export = cf_export, .emit = cf_emit, .fault = cf_fault };
     m->cf.prog = m->main;
     m->cf.pc = 0;
     return eg_cf_run(&ops, &m->cf);

@@ -117,6 +117,30 @@ int eg_exec_tex(const struct eg_shader_env *env, union eg_vec4 *gpr, unsigned re
  * take it from the quad's differences, SAMPLE_G / _C_G from SET_GRADIENTS. */
 float eg_tex_lod(const float ddx[3], const float ddy[3], const unsigned size[3], unsigned dims);
 
+/* An LDS output queue (lds.c): values the _RET instructions returned, in
+ * order, for LDS_OQ_A / LDS_OQ_A_POP sources. */
+#define EG_LDS_QUEUE_MAX 16
+struct eg_lds_queue {
+    uint32_t v[EG_LDS_QUEUE_MAX];
+    unsigned head, n;
+};
+/* Push v: 0, or -1 when the queue is full. */
+int eg_lds_push(struct eg_lds_queue *q, uint32_t v);
+/* The oldest value (removed when pop): 0, or -1 when the queue is empty. */
+int eg_lds_take(struct eg_lds_queue *q, bool pop, uint32_t *out);
+/* The index offset of an LDS_IDX_OP instruction (words w0, w1). */
+unsigned eg_lds_idx_offset(uint32_t w0, uint32_t w1);
+/* Run LDS_IDX_OP (words w0, w1) for one lane on its sources src[0..2] (the
+ * address, the data), against env's LDS, returned values to qa.  0, or -1
+ * with the reason in why. */
+int eg_lds_exec(const struct eg_shader_env *env, uint32_t w0, uint32_t w1, const uint32_t src[3],
+                struct eg_lds_queue *qa, char *why, size_t whylen);
+/* Run one GDS-clause instruction (its 4 words) for a lane with GPRs
+ * gpr[0 .. ngpr - 1]: TF_WRITE through env->tf_write.  0, or -1 with the
+ * reason in why. */
+int eg_exec_gds(const struct eg_shader_env *env, const union eg_vec4 *gpr, unsigned ngpr, const uint32_t w[4],
+                char *why, size_t whylen);
+
 static inline float eg_u2f(uint32_t u)
 {
     union { uint32_t u; float f; } c = { .u = u };

@@ -13,8 +13,12 @@
  * attributes with the 4-component format and takes w from the swizzle (a
  * constant 1), and AMD's later vertex fetchers have no 3-component 8-bit
  * format at all (seed 004, the zink write-up: split into three 1-component
- * fetches).  32-bit integer channels are fetched as INT only (no NORM or
- * SCALED 32-bit formats in r600_is_buffer_format_supported).
+ * fetches).  32-bit integer channels are fetched as INT, never NORM (no
+ * 32-bit NORM or SCALED vertex formats in r600_is_buffer_format_supported);
+ * SCALED reads them as their integer bits too (the conversion is not made
+ * for 32-bit channels: Mesa's sfn fetches the LDS-info constants of the
+ * tessellation stages, which it uses as integers, as FMT_32_32_32_32 with
+ * NUM_FORMAT SCALED).
  *
  * Layouts: a component's bits in the little-endian element; the first
  * component (X) in the lowest bits, as Mesa's vertex path implies (B5G6R5
@@ -45,8 +49,9 @@
 static const char never[] = "Mesa's r600 vertex path never produces it (r600_vertex_data_type)";
 static const char depth[] = "a depth/stencil layout; Mesa's r600 vertex path never produces it";
 static const char tex_only[] = "a texture-only layout; Mesa's r600 vertex path never produces it";
-static const char int32[] = "32-bit integer channels as INT only (r600_is_buffer_format_supported: no 32-bit "
-                            "NORM or SCALED vertex formats)";
+static const char int32[] = "32-bit integer channels as INT, or SCALED read as INT (r600_is_buffer_format_supported: "
+                            "no 32-bit NORM or SCALED vertex formats; Mesa's sfn fetches its LDS-info constants as "
+                            "FMT_32_32_32_32 SCALED and uses them as integers)";
 
 static const struct eg_vtx_format table[] = {
     NO(FMT_INVALID, "not a format"),
@@ -137,6 +142,12 @@ const struct eg_vtx_format *eg_vtx_format_find(unsigned data_format)
     return NULL;
 }
 
+bool eg_vtx_fetch_int(const struct eg_vtx_format *f, unsigned num_format)
+{
+    return num_format == V_SQ_NUM_FORMAT__SQ_NUM_FORMAT_INT ||
+           (f->fetch == EG_VTX_FETCH_INT_ONLY && num_format == V_SQ_NUM_FORMAT__SQ_NUM_FORMAT_SCALED);
+}
+
 const char *eg_vtx_format_refusal(unsigned data_format, unsigned num_format)
 {
     const struct eg_vtx_format *f = eg_vtx_format_find(data_format);
@@ -144,7 +155,7 @@ const char *eg_vtx_format_refusal(unsigned data_format, unsigned num_format)
         return "not a data format of the ISA table";
     if (f->fetch == EG_VTX_FETCH_NO)
         return f->why;
-    if (f->fetch == EG_VTX_FETCH_INT_ONLY && num_format != V_SQ_NUM_FORMAT__SQ_NUM_FORMAT_INT)
+    if (f->fetch == EG_VTX_FETCH_INT_ONLY && num_format == V_SQ_NUM_FORMAT__SQ_NUM_FORMAT_NORM)
         return f->why;
     if (num_format > V_SQ_NUM_FORMAT__SQ_NUM_FORMAT_SCALED)
         return "NUM_FORMAT 3 is reserved";
@@ -207,7 +218,7 @@ int eg_vtx_format_convert(const struct eg_vtx_format *f, const struct eg_vtx_num
 {
     if (!f || eg_vtx_format_refusal(f->data_format, nf->num_format))
         return -1;
-    bool as_int = nf->num_format == V_SQ_NUM_FORMAT__SQ_NUM_FORMAT_INT;
+    bool as_int = eg_vtx_fetch_int(f, nf->num_format);
     bool is_signed = nf->format_comp == V_SQ_FORMAT_COMP__SQ_FORMAT_COMP_SIGNED;
     union eg_vec4 v;
     v.u[0] = v.u[1] = v.u[2] = 0;
