@@ -448,8 +448,23 @@ void tex_view_texel_level(const struct tex_view *v, unsigned level, unsigned x, 
 uint32_t tex_view_fmask(const struct tex_view *v, unsigned x, unsigned y, unsigned z)
 {
     uint32_t frags = 0;
-    for (unsigned s = 0; s < v->res.samples; s++)
-        frags |= (v->fmask_on ? cedar_fmask_fragment(&v->fmap, v->fmask, x, y, s, v->first_slice + z) : s) << (4 * s);
+    if (!v->fmask_on) {
+        for (unsigned s = 0; s < v->res.samples; s++)
+            frags |= s << (4 * s);
+        return frags;
+    }
+    /* Bit p of every sample's fragment index sits in one byte: bit0 + s of
+     * the byte cedar_fmask_bit gives for sample 0 (an element holds one bit
+     * per sample, 4 or 8 bits, never across a byte), so one address per
+     * plane instead of one per plane and sample. */
+    for (unsigned p = 0; p < cedar_fmask_planes(&v->fmap); p++) {
+        uint64_t byte;
+        unsigned bit0;
+        cedar_fmask_bit(&v->fmap, x, y, 0, p, v->first_slice + z, &byte, &bit0);
+        unsigned b = v->fmask[byte] >> bit0;
+        for (unsigned s = 0; s < v->res.samples; s++)
+            frags |= ((b >> s) & 1u) << (4 * s + p);
+    }
     return frags;
 }
 
