@@ -11,6 +11,8 @@
  *   factors of a triangle with TF_WRITE at R0.w + R0.y * 16;
  * - hand-encoded LDS_WRITE / ADD_RET / READ_RET / CMP_XCHG_RET / XCHG_RET /
  *   MSKOR against values worked by hand;
+ * - two invocations run as one thread group across a GROUP_BARRIER, each
+ *   reading the word the other wrote before it;
  * - the faults: an opcode not modelled, an address outside the LDS, a pop
  *   of an empty queue, LDS or TF_WRITE where the stage has none. */
 #include <setjmp.h>
@@ -318,11 +320,46 @@ static void faults(void **state)
     assert_non_null(strstr(err.msg, "TF_WRITE outside a hull shader"));
 }
 
+/* A thread group's invocations in lockstep: each writes its word, passes a
+ * GROUP_BARRIER, reads the other's and stores it; run one after another the
+ * first would read the second's word before it is written. */
+static void barrier_between_lanes(void **state)
+{
+    (void)state;
+    memset(lds, 0, sizeof lds);
+    struct ctx x = {0};
+    struct eg_shader_env e = env_for(&x);
+    uint32_t w[64] = {0}, *a = w + 4;
+    const unsigned Z = V_SQ_ALU_SRC__ZERO;
+    lds_op(a + 0, V_SQ_LDS_OP__WRITE, 0, 0, 0, 1, Z, 0, 0);     /* [R0.x] = R0.y */
+    a[2] = w0_src(Z, 0, Z, 0, true);
+    a[3] = S_SQ_ALU_WORD1_OP2__ALU_INST(V_SQ_ALU_OP2__GROUP_BARRIER);
+    lds_op(a + 4, V_SQ_LDS_OP__READ_RET, 0, 2, Z, 0, Z, 0, 0);  /* push [R0.z] */
+    pop(a + 6, 0, true);                                        /* R3.x */
+    lds_op(a + 8, V_SQ_LDS_OP__WRITE, 0, 3, 3, 0, Z, 0, 0);     /* [R0.w] = R3.x */
+    size_t n = 4 + 2 * 5;
+    w[0] = S_SQ_CF_ALU_WORD0__ADDR(2);
+    w[1] = S_SQ_CF_ALU_WORD1__COUNT(4) | S_SQ_CF_ALU_WORD1__CF_INST(V_SQ_CF_ALU_INST__ALU) |
+           S_SQ_CF_ALU_WORD1__BARRIER(1);
+    w[3] = S_SQ_CF_WORD1__CF_INST(V_SQ_CF_INST__NOP) | S_SQ_CF_WORD1__END_OF_PROGRAM(1) | S_SQ_CF_WORD1__BARRIER(1);
+    struct eg_program p = {"HS", w, n};
+    /* lane l: writes 100 + l at 4 l, reads 4 (1 - l), stores at 64 + 4 l */
+    const union eg_vec4 r0[2] = {{.u = {0, 100, 4, 64}}, {.u = {4, 101, 0, 68}}};
+    const struct eg_stage_start st = {V_SQ_FETCH_RESOURCE_BASE__HS, V_SQ_SAMPLER_BASE__HS, {.u = {0}}, {.u = {0}}};
+    struct eg_vs_output out;
+    struct eg_shader_err err;
+    if (eg_run_stage_lanes(&p, &e, &st, r0, 2, &out, &err))
+        fail_msg("%s", err.msg);
+    assert_int_equal(lds_word(64), 101);
+    assert_int_equal(lds_word(68), 100);
+    assert_int_equal(eg_run_stage_lanes(&p, &e, &st, r0, EG_STAGE_MAX_LANES + 1, &out, &err), -1);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(mesa_ls_writes_its_vertex), cmocka_unit_test(mesa_tcs_writes_factors),
-        cmocka_unit_test(ops_and_queue), cmocka_unit_test(faults),
+        cmocka_unit_test(ops_and_queue), cmocka_unit_test(faults), cmocka_unit_test(barrier_between_lanes),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
