@@ -227,10 +227,9 @@ static void pop(uint32_t *w, unsigned c, bool last)
            S_SQ_ALU_WORD1_OP2__DST_GPR(3) | S_SQ_ALU_WORD1_OP2__DST_CHAN(c);
 }
 
-/* Run a program of one ALU clause (nslots slots, filled in w + 4 by the
- * caller) and an EXPORT_DONE of R3 as position 0, with R0 and R1 given. */
-static int run_clause(uint32_t *w, unsigned nslots, const struct eg_shader_env *e, const uint32_t r0[4],
-                      const uint32_t r1[4], struct eg_vs_output *out, struct eg_shader_err *err)
+/* The CF words of a program of one ALU clause (nslots slots, filled in
+ * w + 4 by the caller) and an EXPORT_DONE of R3 as position 0; its dwords. */
+static size_t clause_program(uint32_t *w, unsigned nslots)
 {
     w[0] = S_SQ_CF_ALU_WORD0__ADDR(2);
     w[1] = S_SQ_CF_ALU_WORD1__COUNT(nslots - 1) | S_SQ_CF_ALU_WORD1__CF_INST(V_SQ_CF_ALU_INST__ALU) |
@@ -241,7 +240,14 @@ static int run_clause(uint32_t *w, unsigned nslots, const struct eg_shader_env *
            S_SQ_CF_ALLOC_EXPORT_WORD1_SWIZ__SEL_Z(V_SQ_INST_SEL__Z) | S_SQ_CF_ALLOC_EXPORT_WORD1_SWIZ__SEL_W(V_SQ_INST_SEL__W) |
            S_SQ_CF_ALLOC_EXPORT_WORD1_SWIZ__END_OF_PROGRAM(1) |
            S_SQ_CF_ALLOC_EXPORT_WORD1_SWIZ__CF_INST(V_SQ_CF_INST__EXPORT_DONE) | S_SQ_CF_ALLOC_EXPORT_WORD1_SWIZ__BARRIER(1);
-    return run(w, 4 + 2 * (size_t)nslots, NULL, e, 0, r0, r1, out, err);
+    return 4 + 2 * (size_t)nslots;
+}
+
+/* Run that program with R0 and R1 given. */
+static int run_clause(uint32_t *w, unsigned nslots, const struct eg_shader_env *e, const uint32_t r0[4],
+                      const uint32_t r1[4], struct eg_vs_output *out, struct eg_shader_err *err)
+{
+    return run(w, clause_program(w, nslots), NULL, e, 0, r0, r1, out, err);
 }
 
 static void ops_and_queue(void **state)
@@ -337,12 +343,7 @@ static void barrier_between_lanes(void **state)
     lds_op(a + 4, V_SQ_LDS_OP__READ_RET, 0, 2, Z, 0, Z, 0, 0);  /* push [R0.z] */
     pop(a + 6, 0, true);                                        /* R3.x */
     lds_op(a + 8, V_SQ_LDS_OP__WRITE, 0, 3, 3, 0, Z, 0, 0);     /* [R0.w] = R3.x */
-    size_t n = 4 + 2 * 5;
-    w[0] = S_SQ_CF_ALU_WORD0__ADDR(2);
-    w[1] = S_SQ_CF_ALU_WORD1__COUNT(4) | S_SQ_CF_ALU_WORD1__CF_INST(V_SQ_CF_ALU_INST__ALU) |
-           S_SQ_CF_ALU_WORD1__BARRIER(1);
-    w[3] = S_SQ_CF_WORD1__CF_INST(V_SQ_CF_INST__NOP) | S_SQ_CF_WORD1__END_OF_PROGRAM(1) | S_SQ_CF_WORD1__BARRIER(1);
-    struct eg_program p = {"HS", w, n};
+    struct eg_program p = {"HS", w, clause_program(w, 5)};
     /* lane l: writes 100 + l at 4 l, reads 4 (1 - l), stores at 64 + 4 l */
     const union eg_vec4 r0[2] = {{.u = {0, 100, 4, 64}}, {.u = {4, 101, 0, 68}}};
     const struct eg_stage_start st = {V_SQ_FETCH_RESOURCE_BASE__HS, V_SQ_SAMPLER_BASE__HS, {.u = {0}}, {.u = {0}}};
