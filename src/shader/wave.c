@@ -25,6 +25,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "alu_rules.h"
 #include "eg_regs.h"
 #include "interp.h"
 #include "wave.h"
@@ -66,6 +67,11 @@ struct eg_wave {
     union eg_vec4 grad[N][2];
     uint32_t res[EG_NSLOTS][N];
     uint32_t tmp[EG_NSLOTS][3][N];
+    uint32_t lanes[EG_NSLOTS][3][N];        /* sources copied for the lane kernels */
+    struct lanes_const {
+        uint32_t value;
+        unsigned n;         /* lanes[k][i][0 .. n-1] hold value (0: not a constant) */
+    } lanes_const[EG_NSLOTS][3];
     union eg_vec4 fetch_src[N];     /* a TEX instruction's source in every lane, before it runs */
     struct eg_tex_lod_memo lod_memo[N];     /* by the group's first lane */
 };
@@ -228,17 +234,43 @@ static const struct eg_ps_param *param_of(const struct eg_wave *w, unsigned l, u
 /* OMOD and CLAMP on a float result. */
 static inline uint32_t out_mod(const struct wslot *s, uint32_t r)
 {
-    float f = eg_u2f(r);
-    if (s->omod == V_SQ_ALU_OMOD__M2)
-        f *= 2.0f;
-    else if (s->omod == V_SQ_ALU_OMOD__M4)
-        f *= 4.0f;
-    else if (s->omod == V_SQ_ALU_OMOD__D2)
-        f *= 0.5f;
-    if (s->clamp)
-        f = isnan(f) ? 0.0f : f < 0.0f ? 0.0f : f > 1.0f ? 1.0f : f;
-    return eg_f2u(f);
+    return alu_out_mod(s->omod, s->clamp, r);
 }
+
+/* Lanes 0 .. nl-1 of source i of slot k (view v) as an array: the view's
+ * own lanes when it reads them as they are, else copied into
+ * w->lanes[k][i] with ABS / NEG.  A constant stays there for the next
+ * group that reads the same one through the same slot and source (a loop's
+ * body runs its groups again and again). */
+static const uint32_t *lanes_of(struct eg_wave *w, int k, unsigned i, const struct lsrc *v, unsigned nl)
+{
+    if (v->m && v->and == 0xFFFFFFFFu && !v->xor)
+        return v->p;
+    uint32_t *buf = w->lanes[k][i];
+    if (!v->m) {
+        uint32_t x = (v->p[0] & v->and) ^ v->xor;
+        struct lanes_const *c = &w->lanes_const[k][i];
+        if (c->n < nl || c->value != x) {
+            for (unsigned l = 0; l < nl; l++)
+                buf[l] = x;
+            *c = (struct lanes_const){ x, nl };
+        }
+        return buf;
+    }
+    w->lanes_const[k][i].n = 0;
+    for (unsigned l = 0; l < nl; l++)
+        buf[l] = lane_src(v, l);
+    return buf;
+}
+
+/* Lanes 0 .. the highest of A: what the lane kernels run over (the
+ * results of lanes outside A are never read). */
+static unsigned lanes_upto(uint64_t A)
+{
+    return A ? 64u - (unsigned)__builtin_clzll(A) : 0u;
+}
+
+static const uint32_t zero_lanes[N];
 
 /* Slot k's single-slot operation over lanes A. */
 static int run_slot(struct eg_wave *w, const struct wslot *s, const struct lsrc v[EG_NSLOTS][3], int k, uint64_t A,
@@ -248,6 +280,22 @@ static int run_slot(struct eg_wave *w, const struct wslot *s, const struct lsrc 
     bool mod = s->omod || s->clamp;
     switch (s->kind) {
     case WK_EVAL:
+        if (s->kern) {
+            unsigned nl = lanes_upto(A);
+            const uint32_t *in[3] = { zero_lanes, zero_lanes, zero_lanes };
+            for (unsigned i = 0; i < s->nsrc; i++)
+                in[i] = lanes_of(w, k, i, &v[k][i], nl);
+            uint64_t c = s->kern->run(in, res, nl) & A;
+            if (s->kern->int_result)
+                *intm |= A;
+            else if (mod)
+                eg_lanes_out_mod(s->omod, s->clamp, res, nl);
+            if (s->kern->effect == EG_LANES_KILL)
+                *killm |= c;
+            else if (s->kern->effect == EG_LANES_PRED)
+                *predm |= A, *condm |= c;
+            return 0;
+        }
         EACH_LANE(l, A) {
             const uint32_t in[3] = { lane_src(&v[k][0], l), lane_src(&v[k][1], l), lane_src(&v[k][2], l) };
             struct alu_effects fx;
@@ -309,15 +357,19 @@ static int run_group_ops(struct eg_wave *w, const struct wgroup *g, const struct
 {
     const struct wslot *s = g->s;
     if (g->reduce) {
-        unsigned op = s[0].op;
-        EACH_LANE(l, A) {
-            const uint32_t a[4] = { lane_src(&v[0][0], l), lane_src(&v[1][0], l), lane_src(&v[2][0], l),
-                                    lane_src(&v[3][0], l) };
-            const uint32_t b[4] = { lane_src(&v[0][1], l), lane_src(&v[1][1], l), lane_src(&v[2][1], l),
-                                    lane_src(&v[3][1], l) };
-            uint32_t r = eg_alu_reduce4(op, a, b);
-            for (int k = 0; k < 4; k++)
-                w->res[k][l] = s[k].omod || s[k].clamp ? out_mod(&s[k], r) : r;
+        unsigned nl = lanes_upto(A);
+        const uint32_t *a[4], *b[4];
+        for (int k = 0; k < 4; k++) {
+            a[k] = lanes_of(w, k, 0, &v[k][0], nl);
+            b[k] = lanes_of(w, k, 1, &v[k][1], nl);
+        }
+        uint32_t *r = w->lanes[EG_SLOT_T][0];
+        w->lanes_const[EG_SLOT_T][0].n = 0;
+        eg_lanes_reduce4(s[0].op, a, b, r, nl);
+        for (int k = 0; k < 4; k++) {
+            memcpy(w->res[k], r, nl * sizeof *r);
+            if (s[k].omod || s[k].clamp)
+                eg_lanes_out_mod(s[k].omod, s[k].clamp, w->res[k], nl);
         }
         return 0;
     }
