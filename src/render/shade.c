@@ -676,8 +676,8 @@ static int gs(void *ctx, const struct vc_regs *regs, const struct vc_mem *mem, c
 /* The tessellation path's stages (tess.c): the env gets the patch's LDS and
  * factor memory for the run. */
 static int run_tess_stage(struct shade *s, enum stage st, unsigned envi, const struct eg_program *fs,
-                          const struct eg_stage_start *start, const struct vc_tess_sink *sink,
-                          struct eg_vs_output *o, struct vc_draw_err *err)
+                          const struct eg_stage_start *start, const union eg_vec4 *lanes, unsigned nlanes,
+                          const struct vc_tess_sink *sink, struct eg_vs_output *o, struct vc_draw_err *err)
 {
     if (!s->tess)
         return rs_fail(err, "render: the %s ran outside a tessellated draw", st == STAGE_VS ? "DS" : stage_name[st]);
@@ -688,7 +688,8 @@ static int run_tess_stage(struct shade *s, enum stage st, unsigned envi, const s
     env->lds_bytes = sink->lds_bytes;
     s->tess_sink = sink;
     env->tf_write = st == STAGE_HS ? tess_tf_write : NULL;
-    int rc = eg_run_stage(&s->prog[st], fs, env, start, o, &e);
+    int rc = lanes ? eg_run_stage_lanes(&s->prog[st], env, start, lanes, nlanes, o, &e)
+                   : eg_run_stage(&s->prog[st], fs, env, start, o, &e);
     s->tess_sink = NULL;
     if (rc)
         return rs_fail(err, "render: %s", e.msg);
@@ -705,17 +706,21 @@ static int ls(void *ctx, const struct vc_regs *regs, const struct vc_mem *mem, u
     const struct eg_stage_start st = {V_SQ_FETCH_RESOURCE_BASE__LS, V_SQ_SAMPLER_BASE__LS,
                                       {.u = {index, rel, 0, instance}}, {.u = {0}}};
     struct eg_vs_output o;
-    return run_tess_stage(s, STAGE_LS, 4, s->have_fs ? &s->prog[STAGE_FS] : NULL, &st, sink, &o, err);
+    return run_tess_stage(s, STAGE_LS, 4, s->have_fs ? &s->prog[STAGE_FS] : NULL, &st, NULL, 0, sink, &o, err);
 }
 
-static int hs(void *ctx, const struct vc_regs *regs, const struct vc_mem *mem, const uint32_t r0[4],
+static int hs(void *ctx, const struct vc_regs *regs, const struct vc_mem *mem, const uint32_t (*r0)[4], unsigned n,
               const struct vc_tess_sink *sink, struct vc_draw_err *err)
 {
     (void)regs, (void)mem;
-    struct eg_stage_start st = {V_SQ_FETCH_RESOURCE_BASE__HS, V_SQ_SAMPLER_BASE__HS, {.u = {0}}, {.u = {0}}};
-    memcpy(st.r0.u, r0, sizeof st.r0.u);
+    const struct eg_stage_start st = {V_SQ_FETCH_RESOURCE_BASE__HS, V_SQ_SAMPLER_BASE__HS, {.u = {0}}, {.u = {0}}};
+    union eg_vec4 lanes[EG_STAGE_MAX_LANES];
+    if (n > EG_STAGE_MAX_LANES)
+        return rs_fail(err, "render: %u HS invocations in a patch (at most %d)", n, EG_STAGE_MAX_LANES);
+    for (unsigned i = 0; i < n; i++)
+        memcpy(lanes[i].u, r0[i], sizeof lanes[i].u);
     struct eg_vs_output o;
-    return run_tess_stage(ctx, STAGE_HS, 5, NULL, &st, sink, &o, err);
+    return run_tess_stage(ctx, STAGE_HS, 5, NULL, &st, lanes, n, sink, &o, err);
 }
 
 static int ds(void *ctx, const struct vc_regs *regs, const struct vc_mem *mem, const uint32_t r0[4],
@@ -725,7 +730,7 @@ static int ds(void *ctx, const struct vc_regs *regs, const struct vc_mem *mem, c
     struct eg_stage_start st = {V_SQ_FETCH_RESOURCE_BASE__VS, V_SQ_SAMPLER_BASE__VS, {.u = {0}}, {.u = {0}}};
     memcpy(st.r0.u, r0, sizeof st.r0.u);
     struct eg_vs_output o;
-    if (run_tess_stage(ctx, STAGE_VS, 6, NULL, &st, sink, &o, err))
+    if (run_tess_stage(ctx, STAGE_VS, 6, NULL, &st, NULL, 0, sink, &o, err))
         return -1;
     return vertex_out(&o, out, "the domain point of patch", r0[3], err);
 }
