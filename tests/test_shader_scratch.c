@@ -38,6 +38,17 @@ static uint32_t scratch_write1(unsigned mask, unsigned burst)
            S_SQ_CF_ALLOC_EXPORT_WORD1_BUF__MARK(1) | S_SQ_CF_ALLOC_EXPORT_WORD1_BUF__BARRIER(1);
 }
 
+/* EXPORT_DONE of colours 0 .. burst from R<gpr> .., the program's end. */
+static void export_colours(uint32_t w[2], unsigned gpr, unsigned burst)
+{
+    w[0] = S_SQ_CF_ALLOC_EXPORT_WORD0__ARRAY_BASE(0) | S_SQ_CF_ALLOC_EXPORT_WORD0__TYPE(V_SQ_EXPORT_TYPE__PIXEL) |
+           S_SQ_CF_ALLOC_EXPORT_WORD0__RW_GPR(gpr);
+    w[1] = S_SQ_CF_ALLOC_EXPORT_WORD1_SWIZ__SEL_X(V_SQ_INST_SEL__X) | S_SQ_CF_ALLOC_EXPORT_WORD1_SWIZ__SEL_Y(V_SQ_INST_SEL__Y) |
+           S_SQ_CF_ALLOC_EXPORT_WORD1_SWIZ__SEL_Z(V_SQ_INST_SEL__Z) | S_SQ_CF_ALLOC_EXPORT_WORD1_SWIZ__SEL_W(V_SQ_INST_SEL__W) |
+           S_SQ_CF_ALLOC_EXPORT_WORD1_SWIZ__BURST_COUNT(burst) | S_SQ_CF_ALLOC_EXPORT_WORD1_SWIZ__END_OF_PROGRAM(1) |
+           S_SQ_CF_ALLOC_EXPORT_WORD1_SWIZ__CF_INST(V_SQ_CF_INST__EXPORT_DONE) | S_SQ_CF_ALLOC_EXPORT_WORD1_SWIZ__BARRIER(1);
+}
+
 /* A READ_SCRATCH into dst through sel (X Y Z W 0 1 MASK). */
 static void scratch_read(uint32_t w[4], unsigned dst, unsigned base, bool indexed, unsigned src, unsigned chan,
                          unsigned burst, const unsigned sel[4])
@@ -72,13 +83,7 @@ static void writes_and_reads_per_lane(void **state)
     w[3] = scratch_write1(0x5, 0);
     w[4] = S_SQ_CF_WORD0__ADDR(4);
     w[5] = S_SQ_CF_WORD1__COUNT(2) | S_SQ_CF_WORD1__CF_INST(V_SQ_CF_INST__VC) | S_SQ_CF_WORD1__BARRIER(1);
-    w[6] = S_SQ_CF_ALLOC_EXPORT_WORD0__ARRAY_BASE(0) | S_SQ_CF_ALLOC_EXPORT_WORD0__TYPE(V_SQ_EXPORT_TYPE__PIXEL) |
-           S_SQ_CF_ALLOC_EXPORT_WORD0__RW_GPR(5);
-    w[7] = S_SQ_CF_ALLOC_EXPORT_WORD1_SWIZ__SEL_X(V_SQ_INST_SEL__X) | S_SQ_CF_ALLOC_EXPORT_WORD1_SWIZ__SEL_Y(V_SQ_INST_SEL__Y) |
-           S_SQ_CF_ALLOC_EXPORT_WORD1_SWIZ__SEL_Z(V_SQ_INST_SEL__Z) | S_SQ_CF_ALLOC_EXPORT_WORD1_SWIZ__SEL_W(V_SQ_INST_SEL__W) |
-           S_SQ_CF_ALLOC_EXPORT_WORD1_SWIZ__BURST_COUNT(3) | S_SQ_CF_ALLOC_EXPORT_WORD1_SWIZ__END_OF_PROGRAM(1) |
-           S_SQ_CF_ALLOC_EXPORT_WORD1_SWIZ__CF_INST(V_SQ_CF_INST__EXPORT_DONE) |
-           S_SQ_CF_ALLOC_EXPORT_WORD1_SWIZ__BARRIER(1);
+    export_colours(&w[6], 5, 3);
     const unsigned xyzw[4] = { V_SQ_INST_SEL__X, V_SQ_INST_SEL__Y, V_SQ_INST_SEL__Z, V_SQ_INST_SEL__W };
     const unsigned wzyx[4] = { V_SQ_INST_SEL__W, V_SQ_INST_SEL__Z, V_SQ_INST_SEL__Y, V_SQ_INST_SEL__X };
     const unsigned x10m[4] = { V_SQ_INST_SEL__X, V_SQ_INST_SEL__ONE, V_SQ_INST_SEL__ZERO, V_SQ_INST_SEL__MASK };
@@ -184,13 +189,7 @@ static void wave_matches_lanes(void **state)
         w[5] = scratch_write1(next() % 16, 0);
         w[6] = S_SQ_CF_WORD0__ADDR(8);
         w[7] = S_SQ_CF_WORD1__COUNT(2) | S_SQ_CF_WORD1__CF_INST(V_SQ_CF_INST__VC) | S_SQ_CF_WORD1__BARRIER(1);
-        w[8] = S_SQ_CF_ALLOC_EXPORT_WORD0__ARRAY_BASE(0) | S_SQ_CF_ALLOC_EXPORT_WORD0__TYPE(V_SQ_EXPORT_TYPE__PIXEL) |
-               S_SQ_CF_ALLOC_EXPORT_WORD0__RW_GPR(5);
-        w[9] = S_SQ_CF_ALLOC_EXPORT_WORD1_SWIZ__SEL_X(V_SQ_INST_SEL__X) | S_SQ_CF_ALLOC_EXPORT_WORD1_SWIZ__SEL_Y(V_SQ_INST_SEL__Y) |
-               S_SQ_CF_ALLOC_EXPORT_WORD1_SWIZ__SEL_Z(V_SQ_INST_SEL__Z) | S_SQ_CF_ALLOC_EXPORT_WORD1_SWIZ__SEL_W(V_SQ_INST_SEL__W) |
-               S_SQ_CF_ALLOC_EXPORT_WORD1_SWIZ__BURST_COUNT(4) | S_SQ_CF_ALLOC_EXPORT_WORD1_SWIZ__END_OF_PROGRAM(1) |
-               S_SQ_CF_ALLOC_EXPORT_WORD1_SWIZ__CF_INST(V_SQ_CF_INST__EXPORT_DONE) |
-               S_SQ_CF_ALLOC_EXPORT_WORD1_SWIZ__BARRIER(1);
+        export_colours(&w[8], 5, 4);
         scratch_read(&w[12], 9, 2, true, 3, 1, 0, xyzw);
         scratch_read(&w[16], 5, 5, false, 0, 0, prog % 2, xyzw);
         scratch_read(&w[20], 7, 2, true, 3, 0, 0, wzyx);
