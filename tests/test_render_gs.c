@@ -41,6 +41,7 @@
 #include "cedar/render.h"
 #include "cedar/shader.h"
 #include "tests/common/render_scene.h"
+#include "tests/common/test_util.h"
 
 #define W 1280
 #define FB_H 768
@@ -280,18 +281,12 @@ static void gs_on(struct scene *sc, enum gs_kind kind, unsigned color_param)
 
 static uint8_t *frame(struct scene *sc)
 {
-    uint8_t *f = malloc((size_t)W * FB_H * 4);
-    assert_non_null(f);
-    assert_int_equal(scene_readback(sc, f), 0);
-    return f;
+    return test_scene_frame(sc, (size_t)W * FB_H * 4);
 }
 
 static void scene_start(struct scene *sc, struct eg_demo_shaders *sh)
 {
-    char why[200] = "";
-    assert_int_equal(eg_demo_shaders_build(sh), 0);
-    assert_int_equal(scene_init(sc, 8, why), 0);
-    assert_int_equal(scene_use_demo_shaders(sc, why), 0);
+    test_scene_start_demo(sc, sh, 8);
 }
 
 static unsigned differing(const uint8_t *a, const uint8_t *b)

@@ -1,6 +1,8 @@
 /* eg_ps_batch (src/shader/ps_batch.c) against eg_run_ps: random
  * straight-line pixel shaders (vector, trans, OP3, reductions, INTERP pairs,
- * KILL, PV / PS forwarding, literals, source modifiers, OMOD / CLAMP, exports
+ * KILL, every op that has a lane kernel (src/shader/alu_lanes.c; sources
+ * also denormals, Infs, NaNs and integers), PV / PS forwarding, literals,
+ * source modifiers, OMOD / CLAMP, exports
  * with swizzles) run over 64 pixels of random inputs must give, pixel by
  * pixel, the very bits the per-pixel interpreter gives; programs with control
  * flow are refused (NULL), never run differently. */
@@ -14,6 +16,7 @@
 
 #include "cedar/shader.h"
 #include "eg_regs.h"
+#include "tests/common/kernel_ops.h"
 
 static uint32_t rng = 12345;
 static uint32_t next(void)
@@ -35,7 +38,7 @@ static struct eg_alu_src rand_src(void)
 {
     struct eg_alu_src s;
     switch (next() % 8) {
-    case 0: s = eg_src_lit_f(rand_float()); break;
+    case 0: s = next() % 3 ? eg_src_lit_f(rand_float()) : eg_src_lit_u(test_odd_bits[next() % TEST_NODD]); break;
     case 1: s = eg_src_special(V_SQ_ALU_SRC__PV, next() % 4); break;
     case 2: s = eg_src_special(V_SQ_ALU_SRC__PS, 0); break;
     case 3: s = eg_src_special(next() % 2 ? V_SQ_ALU_SRC__ONE : V_SQ_ALU_SRC__HALF, 0); break;
@@ -46,11 +49,7 @@ static struct eg_alu_src rand_src(void)
     return s;
 }
 
-struct opdef {
-    bool op3;
-    unsigned op;
-};
-static const struct opdef vec_ops[] = {
+static const struct test_op vec_ops[] = {
     {false, V_SQ_ALU_OP2__ADD}, {false, V_SQ_ALU_OP2__MUL}, {false, V_SQ_ALU_OP2__MAX},
     {false, V_SQ_ALU_OP2__MIN}, {false, V_SQ_ALU_OP2__MOV}, {false, V_SQ_ALU_OP2__FRACT},
     {false, V_SQ_ALU_OP2__SETGT}, {false, V_SQ_ALU_OP2__MUL_IEEE}, {false, V_SQ_ALU_OP2__FLT_TO_INT},
@@ -58,6 +57,8 @@ static const struct opdef vec_ops[] = {
     {true, V_SQ_ALU_OP3__CNDE}, {true, V_SQ_ALU_OP3__CNDGT_INT},
 };
 static const unsigned trans_ops[] = {V_SQ_ALU_OP2__RECIP_IEEE, V_SQ_ALU_OP2__SQRT_IEEE, V_SQ_ALU_OP2__EXP_IEEE};
+
+static struct test_kernel_ops kops;   /* the ops with a lane kernel */
 
 static void rand_dst(struct eg_alu *a, unsigned chan)
 {
@@ -101,7 +102,7 @@ static void rand_group(struct eg_asm *as)
     for (unsigned c = 0; c < 4; c++) {
         if (!((used >> c) & 1u))
             continue;
-        const struct opdef *d = &vec_ops[next() % (sizeof vec_ops / sizeof vec_ops[0])];
+        const struct test_op *d = next() % 2 ? &kops.vec[next() % kops.nvec] : &vec_ops[next() % (sizeof vec_ops / sizeof vec_ops[0])];
         struct eg_alu a = {.op3 = d->op3, .op = d->op};
         rand_dst(&a, c);
         for (int s = 0; s < 3; s++)
@@ -111,8 +112,13 @@ static void rand_group(struct eg_asm *as)
     }
     if (trans) {
         struct eg_alu a = {.op = trans_ops[next() % 3]};
+        if (next() % 2) {
+            const struct test_op *d = &kops.trans[next() % kops.ntrans];
+            a = (struct eg_alu){.op3 = d->op3, .op = d->op};
+        }
         rand_dst(&a, next() % 4);
-        a.src[0] = rand_src();
+        for (int i = 0; i < 3; i++)
+            a.src[i] = rand_src();
         a.last = true;
         eg_asm_alu(as, &a);
     }
@@ -133,6 +139,7 @@ static void batch_matches_per_pixel(void **state)
     struct eg_shader_env env;
     memset(&env, 0, sizeof env);
     unsigned accepted = 0, compared = 0, refused_runnable = 0;
+    test_kernel_ops(&kops);
     for (int it = 0; it < 300; it++) {
         struct eg_asm as;
         eg_asm_init(&as);

@@ -25,6 +25,7 @@
 
 #include "cedar/shader.h"
 #include "eg_regs.h"
+#include "tests/common/test_util.h"
 
 /* Mesa's words (the listing's 4th dwords of 128-bit instructions and the
  * literal pads, which it does not print, are 0). */
@@ -122,13 +123,6 @@ static uint32_t lds_word(unsigned a)
     return v;
 }
 
-static uint32_t f2u(float f)
-{
-    uint32_t u;
-    memcpy(&u, &f, 4);
-    return u;
-}
-
 static int run(const uint32_t *dw, size_t ndw, const struct eg_program *fs, const struct eg_shader_env *e,
                unsigned res_base, const uint32_t r0[4], const uint32_t r1[4], struct eg_vs_output *out,
                struct eg_shader_err *err)
@@ -153,12 +147,12 @@ static void mesa_ls_writes_its_vertex(void **state)
     struct eg_program fs = {"FS", ret_w, 2};
     struct eg_vs_output out;
     struct eg_shader_err err;
-    const uint32_t r0[4] = {7, 3, 0, 0}, r1[4] = {f2u(1.5f), f2u(-2.0f), 0x12345678u, 0xFFFFFFFFu};
+    const uint32_t r0[4] = {7, 3, 0, 0}, r1[4] = {test_f2u(1.5f), test_f2u(-2.0f), 0x12345678u, 0xFFFFFFFFu};
     if (run(mesa_ls, 26, &fs, &e, V_SQ_FETCH_RESOURCE_BASE__LS, r0, r1, &out, &err))
         fail_msg("%s", err.msg);
     /* vertex 3 at 3 * 32 = 96: x, y, z, w; the words around it untouched */
-    assert_int_equal(lds_word(96), f2u(1.5f));
-    assert_int_equal(lds_word(100), f2u(-2.0f));
+    assert_int_equal(lds_word(96), test_f2u(1.5f));
+    assert_int_equal(lds_word(100), test_f2u(-2.0f));
     assert_int_equal(lds_word(104), 0x12345678u);
     assert_int_equal(lds_word(108), 0xFFFFFFFFu);
     assert_int_equal(lds_word(92), 0xABABABABu);
@@ -184,7 +178,7 @@ static void mesa_tcs_writes_factors(void **state)
             fail_msg("%s", err.msg);
         /* patch 1's per-patch outputs at 96 + 64: outer 0..3, then inner 0, 1 */
         for (unsigned k = 0; k < 6; k++)
-            assert_int_equal(lds_word(160 + 4 * k), f2u(1.0f));
+            assert_int_equal(lds_word(160 + 4 * k), test_f2u(1.0f));
         assert_int_equal(lds_word(156), 0);
         assert_int_equal(lds_word(184), 0);
         if (inv) {
@@ -197,7 +191,7 @@ static void mesa_tcs_writes_factors(void **state)
         for (unsigned k = 0; k < 4; k++) {
             assert_true(x.tf_addr[k] >= 0x50 && x.tf_addr[k] < 0x60 && x.tf_addr[k] % 4 == 0);
             seen |= 1u << (x.tf_addr[k] - 0x50) / 4;
-            assert_int_equal(x.tf_val[k], f2u(1.0f));
+            assert_int_equal(x.tf_val[k], test_f2u(1.0f));
         }
         assert_int_equal(seen, 0xF);
     }

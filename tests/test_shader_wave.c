@@ -6,7 +6,9 @@
  * with random pop counts, a subroutine called with CALL under COND ACTIVE,
  * FALSE, BOOL or NOT_BOOL), predication (PRED_SET* and the predicate-counter
  * ops with UPDATE_PRED / UPDATE_EXEC_MASK, PRED_SEL), KILL, MOVA_INT with relative sources,
- * destinations and constants, kcache constants, INTERP and group ops, and
+ * destinations and constants, kcache constants, INTERP and group ops, every
+ * op that has a lane kernel (src/shader/alu_lanes.c; sources also denormals,
+ * Infs, NaNs and integers), and
  * texture clauses (SAMPLE with the implicit level of detail, SAMPLE_L /
  * _LB / _G, LD, derivatives, RESINFO, GET_LOD), over waves of 2x2 quads with helper
  * lanes and of lone pixels.  Each group's exports must be, byte for byte,
@@ -25,6 +27,7 @@
 
 #include "cedar/shader.h"
 #include "eg_regs.h"
+#include "tests/common/kernel_ops.h"
 
 #define NLANES EG_WAVE_MAX
 
@@ -226,7 +229,7 @@ static struct eg_alu_src rsrc(void)
 {
     struct eg_alu_src s;
     switch (pick(12)) {
-    case 0: s = eg_src_lit_f(rand_float()); break;
+    case 0: s = pick(3) ? eg_src_lit_f(rand_float()) : eg_src_lit_u(test_odd_bits[pick(TEST_NODD)]); break;
     case 1: s = eg_src_special(V_SQ_ALU_SRC__PV, pick(4)); break;
     case 2: s = eg_src_special(V_SQ_ALU_SRC__PS, 0); break;
     case 3: s = eg_src_special(pick(2) ? V_SQ_ALU_SRC__ONE : V_SQ_ALU_SRC__HALF, 0); break;
@@ -250,6 +253,8 @@ static const struct { bool op3; unsigned op; } ops[] = {
     { false, V_SQ_ALU_OP2__PRED_SETLE_PUSH_INT },
     { true, V_SQ_ALU_OP3__MULADD }, { true, V_SQ_ALU_OP3__CNDE }, { true, V_SQ_ALU_OP3__CNDGT_INT },
 };
+
+static struct test_kernel_ops kops;   /* the ops with a lane kernel */
 
 static void rdst(struct eg_alu *a, unsigned chan)
 {
@@ -300,8 +305,9 @@ static void rgroup(struct eg_asm *as)
     for (unsigned c = 0; c < 4; c++) {
         if (!((used >> c) & 1u))
             continue;
-        unsigned o = pick(sizeof ops / sizeof ops[0]);
-        struct eg_alu a = { .op3 = ops[o].op3, .op = ops[o].op };
+        unsigned o = pick(sizeof ops / sizeof ops[0]), q = pick(kops.nvec);
+        bool kern = pick(2);
+        struct eg_alu a = { .op3 = kern ? kops.vec[q].op3 : ops[o].op3, .op = kern ? kops.vec[q].op : ops[o].op };
         rdst(&a, c);
         for (int s = 0; s < 3; s++) {
             a.src[s] = rsrc();
@@ -315,9 +321,15 @@ static void rgroup(struct eg_asm *as)
         eg_asm_alu(as, &a);
     }
     if (trans) {
+        unsigned q = pick(kops.ntrans);
         struct eg_alu a = { .op = pick(2) ? V_SQ_ALU_OP2__RECIP_IEEE : V_SQ_ALU_OP2__EXP_IEEE };
+        if (pick(2))
+            a = (struct eg_alu){ .op3 = kops.trans[q].op3, .op = kops.trans[q].op };
         rdst(&a, pick(4));
-        a.src[0] = rsrc();
+        for (int i = 0; i < 3; i++) {
+            a.src[i] = rsrc();
+            a.src[i].abs &= !a.op3;
+        }
         a.last = true;
         eg_asm_alu(as, &a);
     }
@@ -510,6 +522,7 @@ static void wave_matches_groups(void **state)
 {
     (void)state;
     struct tally t = { 0 };
+    test_kernel_ops(&kops);
     for (unsigned i = 0; i < 16; i++)
         for (int c = 0; c < 4; c++)
             {

@@ -98,6 +98,16 @@ struct vc_ring_sink {
     int (*emit)(void *ctx, unsigned stream, bool emit, bool cut, char *msg, size_t msglen);
 };
 
+/* A patch's local data share and tessellation-factor memory, which its LS,
+ * HS and DS runs share (src/render/tess.c): the LDS, and where the HS's
+ * TF_WRITEs go. */
+struct vc_tess_sink {
+    void *ctx;
+    uint8_t *lds;
+    uint32_t lds_bytes;
+    int (*tf_write)(void *ctx, uint32_t addr, uint32_t value, char *msg, size_t msglen);
+};
+
 struct vc_shader_ops {
     void *ctx;
     /* Optional: called once per draw before any vertex, to read the programs
@@ -131,6 +141,19 @@ struct vc_shader_ops {
               const struct vc_ring_sink *sink, struct vc_draw_err *err);
     int (*gs)(void *ctx, const struct vc_regs *regs, const struct vc_mem *mem, const uint32_t r0[4],
               const uint32_t r1[4], const struct vc_ring_sink *sink, struct vc_draw_err *err);
+    /* The tessellation path (VGT_SHADER_STAGES_EN.HS_EN), optional (NULL: a
+     * tessellated draw stops with an error): the LS (SQ_PGM_START_LS, the
+     * vertex shader with its fetch shader) for control point `index` of
+     * `instance`, `rel` its place in the patch; the HS (SQ_PGM_START_HS) for
+     * one invocation and the DS (the VS program) for one domain point, with
+     * R0 as the hardware starts them; all see the patch through `sink`, the
+     * DS's exports go to out as the vertex stage's. */
+    int (*ls)(void *ctx, const struct vc_regs *regs, const struct vc_mem *mem, uint32_t index, uint32_t instance,
+              uint32_t rel, const struct vc_tess_sink *sink, struct vc_draw_err *err);
+    int (*hs)(void *ctx, const struct vc_regs *regs, const struct vc_mem *mem, const uint32_t r0[4],
+              const struct vc_tess_sink *sink, struct vc_draw_err *err);
+    int (*ds)(void *ctx, const struct vc_regs *regs, const struct vc_mem *mem, const uint32_t r0[4],
+              const struct vc_tess_sink *sink, struct vc_vertex_out *out, struct vc_draw_err *err);
 };
 
 /* ---- the renderer ---------------------------------------------------------- */

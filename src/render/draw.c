@@ -14,6 +14,7 @@
 #include "clip_line.h"
 #include "depth.h"
 #include "gs.h"
+#include "tess.h"
 #include "interp.h"
 #include "render_priv.h"
 #include "workers.h"
@@ -1359,8 +1360,9 @@ int vc_render_draw(struct vc_render *r, const struct vc_regs *regs, const struct
         }
     }
     struct vgt_counts vc;
-    rc = gs_enabled(regs) ? gs_draw(r, regs, mem, draw, draw_prim, d, &vc, err)
-                          : vgt_run(regs, mem, draw, on_prim, d, &vc, err);
+    rc = gs_enabled(regs)     ? gs_draw(r, regs, mem, draw, draw_prim, d, &vc, err)
+         : tess_enabled(regs) ? tess_draw(r, regs, mem, draw, draw_prim, d, &vc, err)
+                              : vgt_run(regs, mem, draw, on_prim, d, &vc, err);
     r->stats.ia_vertices += vc.ia_vertices;
     r->stats.ia_primitives += vc.ia_primitives;
     r->stats.vs_invocations += vc.vs_invocations;

@@ -462,7 +462,11 @@ uint64_t vgt_reuse_vertex(struct vgt_reuse *r, uint32_t index);
 /* VGT_LINE_ADJ / VGT_TRIANGLE_ADJ: a primitive with its adjacent vertices
  * (4 / 6, in the order the geometry shader receives them), assembled only
  * when a GS takes them (VGT_GS_MODE GS_SCENARIO_G). */
-enum vgt_prim_kind { VGT_POINT = 1, VGT_LINE = 2, VGT_TRIANGLE = 3, VGT_RECT = 4, VGT_LINE_ADJ = 5, VGT_TRIANGLE_ADJ = 6 };
+/* VGT_PATCH: the HS_NUM_INPUT_CP control points of a patch (DI_PT_PATCH, up
+ * to VGT_MAX_PATCH_CP). */
+enum vgt_prim_kind { VGT_POINT = 1, VGT_LINE = 2, VGT_TRIANGLE = 3, VGT_RECT = 4, VGT_LINE_ADJ = 5, VGT_TRIANGLE_ADJ = 6,
+                     VGT_PATCH = 7 };
+#define VGT_MAX_PATCH_CP 32
 
 /* Called once per assembled primitive with the vertex indices (in the order
  * the primitive's vertices are given, provoking-vertex rules aside) and the

@@ -20,6 +20,7 @@
 #include "cedar/shader.h"
 #include "cedar/vtx_format.h"
 #include "gs.h"
+#include "tess.h"
 #include "render_priv.h"
 #include "texture.h"
 
@@ -31,7 +32,7 @@
  * w); its other channels are not modelled (left 0). */
 #define FIXED_PT_SAMPLE_CHAN 3
 
-enum stage { STAGE_FS, STAGE_VS, STAGE_PS, STAGE_ES, STAGE_GS, STAGE_COUNT };
+enum stage { STAGE_FS, STAGE_VS, STAGE_PS, STAGE_ES, STAGE_GS, STAGE_LS, STAGE_HS, STAGE_COUNT };
 
 /* One thread's pixel stage for many pixels: the PS decoded for batches,
  * else the PS for waves of pixels or quads with their start values
@@ -41,16 +42,19 @@ struct shade_lanes {
     struct eg_wave *wave;
     union eg_vec4 *gpr;
 };
-static const char *const stage_name[STAGE_COUNT] = {"FS", "VS", "PS", "ES", "GS"};
+static const char *const stage_name[STAGE_COUNT] = {"FS", "VS", "PS", "ES", "GS", "LS", "HS"};
 
 struct shade {
     const struct vc_regs *regs;
     const struct vc_mem *mem;
     struct eg_program prog[STAGE_COUNT];
     bool have_fs;
-    struct eg_shader_env env[4];       /* VS (with its fetch shader), PS, ES (the VS's, with rings), GS */
+    struct eg_shader_env env[7];       /* VS (with its fetch shader), PS, ES (the VS's, with rings), GS,
+                                          LS (the VS's, with the LDS), HS, DS (the VS's, with the LDS) */
+    bool tess;                         /* the tessellation path: LS and HS mapped (tess.c) */
     bool gs;                           /* the geometry path: ES and GS mapped (gs.c) */
     const struct vc_ring_sink *sink;   /* where the running ES / GS writes its rings */
+    const struct vc_tess_sink *tess_sink; /* the running LS / HS / DS's patch */
     enum stage env_stage[2];
     /* how the SPI loads the PS's GPRs this draw (from the SPI registers) */
     enum vc_baryc baryc_order[VC_BARYC_COUNT];
@@ -211,26 +215,61 @@ static int bool_const_gs(void *ctx, unsigned index, bool *out, char *msg, size_t
     return bool_const(ctx, V_SQ_CONST_STAGE__GS, index, out, msg, msglen);
 }
 
-/* The GS's constant buffers (SQ_ALU_CONST_CACHE_GS_*); the ES reads the VS's
- * (Evergreen has no ES constant registers; Mesa binds the vertex shader's
- * constants there whether it runs as the VS or the ES). */
-static int constant_gs(void *ctx, unsigned bank, unsigned index, uint32_t out[4], char *msg, size_t msglen)
+/* Constant `index` of a stage whose buffer `bank` is at cache_reg(bank) and
+ * size_reg(bank) long: the GS's (SQ_ALU_CONST_CACHE_GS_*), the LS's and the
+ * HS's.  The ES reads the VS's (Evergreen has no ES constant registers;
+ * Mesa binds the vertex shader's constants there whether it runs as the VS
+ * or the ES); a VS run as the LS reads the LS's (Mesa
+ * evergreen_emit_vs_constant_buffers: vs_as_ls). */
+static int stage_constant(const struct shade *s, const char *name, uint32_t (*cache_reg)(uint64_t),
+                          uint32_t (*size_reg)(uint64_t), unsigned bank, unsigned index, uint32_t out[4], char *msg,
+                          size_t msglen)
 {
-    const struct shade *s = ctx;
     if (bank >= 16)
         return rs_msg_fail(msg, msglen, "constant buffer %u does not exist", bank);
-    uint64_t size = (uint64_t)vc_reg(s->regs, REG_SQ_ALU_CONST_BUFFER_SIZE_GS(bank)) * V_SQ_STAGE_LAYOUT__CONST_BUFFER_UNIT;
+    uint64_t size = (uint64_t)vc_reg(s->regs, size_reg(bank)) * V_SQ_STAGE_LAYOUT__CONST_BUFFER_UNIT;
     uint64_t off = (uint64_t)index * V_SQ_STAGE_LAYOUT__CONST_BYTES;
     if (off + V_SQ_STAGE_LAYOUT__CONST_BYTES > size)
-        return rs_msg_fail(msg, msglen, "constant %u is outside GS constant buffer %u (%llu bytes)", index, bank,
+        return rs_msg_fail(msg, msglen, "constant %u is outside %s constant buffer %u (%llu bytes)", index, name, bank,
                            (unsigned long long)size);
-    uint64_t base = (uint64_t)vc_reg(s->regs, REG_SQ_ALU_CONST_CACHE_GS(bank)) << 8;
+    uint64_t base = (uint64_t)vc_reg(s->regs, cache_reg(bank)) << 8;
     const uint8_t *p = vc_mem_ptr(s->mem, base + off, V_SQ_STAGE_LAYOUT__CONST_BYTES);
     if (!p)
-        return rs_msg_fail(msg, msglen, "GS constant buffer %u at 0x%llx is not inside a GPU buffer", bank,
+        return rs_msg_fail(msg, msglen, "%s constant buffer %u at 0x%llx is not inside a GPU buffer", name, bank,
                            (unsigned long long)base);
     memcpy(out, p, V_SQ_STAGE_LAYOUT__CONST_BYTES);
     return 0;
+}
+
+static uint32_t cache_gs(uint64_t b) { return REG_SQ_ALU_CONST_CACHE_GS(b); }
+static uint32_t size_gs(uint64_t b) { return REG_SQ_ALU_CONST_BUFFER_SIZE_GS(b); }
+static uint32_t cache_ls(uint64_t b) { return REG_SQ_ALU_CONST_CACHE_LS(b); }
+static uint32_t size_ls(uint64_t b) { return REG_SQ_ALU_CONST_BUFFER_SIZE_LS(b); }
+static uint32_t cache_hs(uint64_t b) { return REG_SQ_ALU_CONST_CACHE_HS(b); }
+static uint32_t size_hs(uint64_t b) { return REG_SQ_ALU_CONST_BUFFER_SIZE_HS(b); }
+
+static int constant_gs(void *ctx, unsigned bank, unsigned index, uint32_t out[4], char *msg, size_t msglen)
+{
+    return stage_constant(ctx, "GS", cache_gs, size_gs, bank, index, out, msg, msglen);
+}
+
+static int constant_ls(void *ctx, unsigned bank, unsigned index, uint32_t out[4], char *msg, size_t msglen)
+{
+    return stage_constant(ctx, "LS", cache_ls, size_ls, bank, index, out, msg, msglen);
+}
+
+static int constant_hs(void *ctx, unsigned bank, unsigned index, uint32_t out[4], char *msg, size_t msglen)
+{
+    return stage_constant(ctx, "HS", cache_hs, size_hs, bank, index, out, msg, msglen);
+}
+
+/* The running HS's TF_WRITE, to the tessellation path. */
+static int tess_tf_write(void *ctx, uint32_t addr, uint32_t value, char *msg, size_t msglen)
+{
+    const struct shade *s = ctx;
+    if (!s->tess_sink)
+        return rs_msg_fail(msg, msglen, "a TF_WRITE outside the HS");
+    return s->tess_sink->tf_write(s->tess_sink->ctx, addr, value, msg, msglen);
 }
 
 /* The running ES's / GS's ring writes and emits, to the geometry path. */
@@ -299,6 +338,8 @@ static int check_vtx(const struct shade *s, enum stage st, size_t pc, size_t at,
     unsigned fmt = G_SQ_VTX_WORD1_GPR__DATA_FORMAT(w[1]), nfmt = G_SQ_VTX_WORD1_GPR__NUM_FORMAT_ALL(w[1]);
     unsigned slot = (st == STAGE_FS   ? V_SQ_FETCH_RESOURCE_BASE__FS
                      : st == STAGE_GS ? V_SQ_FETCH_RESOURCE_BASE__GS
+                     : st == STAGE_LS ? V_SQ_FETCH_RESOURCE_BASE__LS
+                     : st == STAGE_HS ? V_SQ_FETCH_RESOURCE_BASE__HS
                                       : V_SQ_FETCH_RESOURCE_BASE__VS) +
                     G_SQ_VTX_WORD0__BUFFER_ID(w[0]);
     if (G_SQ_VTX_WORD1_GPR__USE_CONST_FIELDS(w[1]) && slot < V_SQ_FETCH_RESOURCE_BASE__COUNT) {
@@ -467,6 +508,11 @@ static int begin(void *ctx, const struct vc_regs *regs, const struct vc_mem *mem
     if (s->gs && (map_program(s, STAGE_ES, REG_SQ_PGM_START_ES, err) || map_program(s, STAGE_GS, REG_SQ_PGM_START_GS, err) ||
                   check_vertex_formats(s, STAGE_ES, err) || check_vertex_formats(s, STAGE_GS, err)))
         return -1;
+    /* (tessellation into a GS is refused by name when the draw starts) */
+    s->tess = tess_enabled(regs) && !s->gs;
+    if (s->tess && (map_program(s, STAGE_LS, REG_SQ_PGM_START_LS, err) || map_program(s, STAGE_HS, REG_SQ_PGM_START_HS, err) ||
+                    check_vertex_formats(s, STAGE_LS, err) || check_vertex_formats(s, STAGE_HS, err)))
+        return -1;
 
     tex_unit_begin(s->tex, regs, mem, s->tiling);
 
@@ -501,6 +547,15 @@ static int begin(void *ctx, const struct vc_regs *regs, const struct vc_mem *mem
     s->env[3].constant = constant_gs;
     s->env[3].loop_const = loop_const_gs;
     s->env[3].bool_const = bool_const_gs;
+    /* the LS: the VS's resources with the LS's constants; the HS its own;
+     * the DS the VS's; each with the patch's LDS when it runs */
+    s->env[4] = *vs;
+    s->env[4].constant = constant_ls;
+    s->env[4].loop_const = NULL;
+    s->env[4].bool_const = NULL;
+    s->env[5] = s->env[4];
+    s->env[5].constant = constant_hs;
+    s->env[6] = *vs;
     memset(ps, 0, sizeof *ps);
     ps->ctx = s;
     ps->mem = mem;
@@ -524,6 +579,24 @@ static int begin(void *ctx, const struct vc_regs *regs, const struct vc_mem *mem
     return 0;
 }
 
+/* A vertex stage's exports as the renderer takes them (`what` and `index`
+ * name the vertex when it exported no position). */
+static int vertex_out(const struct eg_vs_output *o, struct vc_vertex_out *out, const char *what, uint32_t index,
+                      struct vc_draw_err *err)
+{
+    if (!(o->pos_mask & 1u))
+        return rs_fail(err, "render: shader VS exported no position 0 for %s %u", what, index);
+    memcpy(out->pos, o->pos[0].f, sizeof out->pos);
+    for (unsigned k = 1; k < 4; k++)
+        if ((o->pos_mask >> k) & 1u)
+            memcpy(out->pos_extra[k - 1], o->pos[k].f, sizeof out->pos_extra[k - 1]);
+    out->param_mask = o->param_mask;
+    for (unsigned n = 0; n < VC_RENDER_MAX_PARAMS; n++)
+        if ((o->param_mask >> n) & 1u)
+            memcpy(out->param[n], o->param[n].f, sizeof out->param[n]);
+    return 0;
+}
+
 static int vertex(void *ctx, const struct vc_regs *regs, const struct vc_mem *mem, uint32_t index, uint32_t instance,
                   struct vc_vertex_out *out, struct vc_draw_err *err)
 {
@@ -534,17 +607,7 @@ static int vertex(void *ctx, const struct vc_regs *regs, const struct vc_mem *me
     struct eg_shader_err e;
     if (eg_run_vs(&s->prog[STAGE_VS], s->have_fs ? &s->prog[STAGE_FS] : NULL, &s->env[0], index, instance, &o, &e))
         return rs_fail(err, "render: %s", e.msg);
-    if (!(o.pos_mask & 1u))
-        return rs_fail(err, "render: shader VS exported no position 0 for vertex %u", index);
-    memcpy(out->pos, o.pos[0].f, sizeof out->pos);
-    for (unsigned k = 1; k < 4; k++)
-        if ((o.pos_mask >> k) & 1u)
-            memcpy(out->pos_extra[k - 1], o.pos[k].f, sizeof out->pos_extra[k - 1]);
-    out->param_mask = o.param_mask;
-    for (unsigned n = 0; n < VC_RENDER_MAX_PARAMS; n++)
-        if ((o.param_mask >> n) & 1u)
-            memcpy(out->param[n], o.param[n].f, sizeof out->param[n]);
-    return 0;
+    return vertex_out(&o, out, "vertex", index, err);
 }
 
 static int stream_vertex(void *ctx, const struct vc_regs *regs, const struct vc_mem *mem, uint32_t index,
@@ -598,6 +661,63 @@ static int gs(void *ctx, const struct vc_regs *regs, const struct vc_mem *mem, c
     memcpy(st.r0.u, r0, sizeof st.r0.u);
     memcpy(st.r1.u, r1, sizeof st.r1.u);
     return run_ring_stage(ctx, STAGE_GS, &st, sink, err);
+}
+
+/* The tessellation path's stages (tess.c): the env gets the patch's LDS and
+ * factor memory for the run. */
+static int run_tess_stage(struct shade *s, enum stage st, unsigned envi, const struct eg_program *fs,
+                          const struct eg_stage_start *start, const struct vc_tess_sink *sink,
+                          struct eg_vs_output *o, struct vc_draw_err *err)
+{
+    if (!s->tess)
+        return rs_fail(err, "render: the %s ran outside a tessellated draw", st == STAGE_VS ? "DS" : stage_name[st]);
+    struct eg_shader_env *env = &s->env[envi];
+    struct eg_shader_err e;
+    env->ctx = s;
+    env->lds = sink->lds;
+    env->lds_bytes = sink->lds_bytes;
+    s->tess_sink = sink;
+    env->tf_write = st == STAGE_HS ? tess_tf_write : NULL;
+    int rc = eg_run_stage(&s->prog[st], fs, env, start, o, &e);
+    s->tess_sink = NULL;
+    if (rc)
+        return rs_fail(err, "render: %s", e.msg);
+    if (st != STAGE_VS && (o->pos_mask || o->param_mask))
+        return rs_fail(err, "render: shader %s exported a position or parameter (it writes the LDS)", stage_name[st]);
+    return 0;
+}
+
+static int ls(void *ctx, const struct vc_regs *regs, const struct vc_mem *mem, uint32_t index, uint32_t instance,
+              uint32_t rel, const struct vc_tess_sink *sink, struct vc_draw_err *err)
+{
+    (void)regs, (void)mem;
+    struct shade *s = ctx;
+    const struct eg_stage_start st = {V_SQ_FETCH_RESOURCE_BASE__LS, V_SQ_SAMPLER_BASE__LS,
+                                      {.u = {index, rel, 0, instance}}, {.u = {0}}};
+    struct eg_vs_output o;
+    return run_tess_stage(s, STAGE_LS, 4, s->have_fs ? &s->prog[STAGE_FS] : NULL, &st, sink, &o, err);
+}
+
+static int hs(void *ctx, const struct vc_regs *regs, const struct vc_mem *mem, const uint32_t r0[4],
+              const struct vc_tess_sink *sink, struct vc_draw_err *err)
+{
+    (void)regs, (void)mem;
+    struct eg_stage_start st = {V_SQ_FETCH_RESOURCE_BASE__HS, V_SQ_SAMPLER_BASE__HS, {.u = {0}}, {.u = {0}}};
+    memcpy(st.r0.u, r0, sizeof st.r0.u);
+    struct eg_vs_output o;
+    return run_tess_stage(ctx, STAGE_HS, 5, NULL, &st, sink, &o, err);
+}
+
+static int ds(void *ctx, const struct vc_regs *regs, const struct vc_mem *mem, const uint32_t r0[4],
+              const struct vc_tess_sink *sink, struct vc_vertex_out *out, struct vc_draw_err *err)
+{
+    (void)regs, (void)mem;
+    struct eg_stage_start st = {V_SQ_FETCH_RESOURCE_BASE__VS, V_SQ_SAMPLER_BASE__VS, {.u = {0}}, {.u = {0}}};
+    memcpy(st.r0.u, r0, sizeof st.r0.u);
+    struct eg_vs_output o;
+    if (run_tess_stage(ctx, STAGE_VS, 6, NULL, &st, sink, &o, err))
+        return -1;
+    return vertex_out(&o, out, "the domain point of patch", r0[3], err);
 }
 
 /* The renderer's view of one lane's exports. */
@@ -898,6 +1018,9 @@ int render_default_shaders(struct vc_render *r, struct vc_shader_ops *ops)
     ops->vertex = vertex;
     ops->es = es;
     ops->gs = gs;
+    ops->ls = ls;
+    ops->hs = hs;
+    ops->ds = ds;
     ops->pixel = pixel;
     ops->stream_vertex = stream_vertex;
     return 0;

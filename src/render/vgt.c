@@ -19,7 +19,8 @@ struct vtx {
 
 struct assembler {
     unsigned prim_type;
-    struct vtx v[6];      /* the vertices kept for strips / fans / lists */
+    struct vtx v[VGT_MAX_PATCH_CP]; /* the vertices kept for strips / fans / lists / patches */
+    unsigned patch_cp;    /* DI_PT_PATCH: control points a patch */
     bool gs;              /* a GS takes the adjacent vertices too */
     unsigned n;           /* indices seen since the start or the last restart */
     struct vtx first;     /* first vertex (fans, line loops, polygons) */
@@ -37,11 +38,12 @@ static int emit(struct assembler *a, enum vgt_prim_kind k, struct vtx i0, struct
     return a->fn(a->ctx, k, idx, inv, k == VGT_POINT ? 1 : k == VGT_LINE ? 2 : 3, a->instance);
 }
 
-/* A primitive with its adjacent vertices, for the GS: v[at[0..n-1]]. */
+/* A primitive with its adjacent vertices, for the GS, or a patch:
+ * v[at[0..n-1]]. */
 static int emit_adj(struct assembler *a, enum vgt_prim_kind k, const unsigned *at, unsigned n)
 {
-    uint32_t idx[6];
-    uint64_t inv[6];
+    uint32_t idx[VGT_MAX_PATCH_CP];
+    uint64_t inv[VGT_MAX_PATCH_CP];
     for (unsigned j = 0; j < n; j++) {
         idx[j] = a->v[at[j]].i;
         inv[j] = a->v[at[j]].inv;
@@ -147,6 +149,12 @@ static int assemble(struct assembler *a, struct vtx i)
             return 0;
         return ((n - 5) / 2) % 2 == 0 ? emit(a, VGT_TRIANGLE, a->v[0], a->v[1], a->v[2])
                                        : emit(a, VGT_TRIANGLE, a->v[1], a->v[0], a->v[2]);
+    case V_VGT_DI_PRIM_TYPE__DI_PT_PATCH: {
+        static const unsigned at[VGT_MAX_PATCH_CP] = {0,  1,  2,  3,  4,  5,  6,  7,  8,  9,  10, 11, 12, 13, 14, 15,
+                                                      16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31};
+        a->v[n % a->patch_cp] = i;
+        return n % a->patch_cp == a->patch_cp - 1 ? emit_adj(a, VGT_PATCH, at, a->patch_cp) : 0;
+    }
     case V_VGT_DI_PRIM_TYPE__DI_PT_QUADLIST:
         a->v[n % 4] = i;
         if (n % 4 != 3)
@@ -195,6 +203,7 @@ static bool prim_type_supported(unsigned t)
     case V_VGT_DI_PRIM_TYPE__DI_PT_LINESTRIP_ADJ:
     case V_VGT_DI_PRIM_TYPE__DI_PT_TRILIST_ADJ:
     case V_VGT_DI_PRIM_TYPE__DI_PT_TRISTRIP_ADJ:
+    case V_VGT_DI_PRIM_TYPE__DI_PT_PATCH:
         return true;
     default:
         return false;
@@ -208,6 +217,13 @@ int vgt_run(const struct vc_regs *regs, const struct vc_mem *mem, const struct v
     unsigned prim_type = G_VGT_PRIMITIVE_TYPE__PRIM_TYPE(draw->prim_type);
     if (!prim_type_supported(prim_type))
         return rs_fail(err, "VGT: primitive type %u is not supported", prim_type);
+    /* patches: VGT_LS_HS_CONFIG.HS_NUM_INPUT_CP control points each, with the HS on */
+    unsigned patch_cp = G_VGT_LS_HS_CONFIG__HS_NUM_INPUT_CP(vc_reg(regs, REG_VGT_LS_HS_CONFIG));
+    if (prim_type == V_VGT_DI_PRIM_TYPE__DI_PT_PATCH &&
+        (!G_VGT_SHADER_STAGES_EN__HS_EN(vc_reg(regs, REG_VGT_SHADER_STAGES_EN)) || patch_cp == 0 ||
+         patch_cp > VGT_MAX_PATCH_CP))
+        return rs_fail(err, "VGT: patches (DI_PT_PATCH) of %u control points with VGT_SHADER_STAGES_EN.HS_EN %u",
+                       patch_cp, G_VGT_SHADER_STAGES_EN__HS_EN(vc_reg(regs, REG_VGT_SHADER_STAGES_EN)));
     uint32_t n = draw->num_indices;
     const uint8_t *ib = NULL;
     const uint32_t *immd = NULL;
@@ -247,6 +263,7 @@ int vgt_run(const struct vc_regs *regs, const struct vc_mem *mem, const struct v
     for (uint32_t inst = 0; inst < instances; inst++) {
         memset(&a, 0, sizeof a);
         a.prim_type = prim_type;
+        a.patch_cp = patch_cp;
         a.gs = G_VGT_GS_MODE__MODE(vc_reg(regs, REG_VGT_GS_MODE)) == V_VGT_GS_MODE__GS_SCENARIO_G;
         a.instance = inst;
         a.fn = fn;

@@ -64,7 +64,11 @@
  *    defines the bits).  Moves, selects (MAX, MIN, CND*), comparisons and
  *    conversions pass bits as they are (Mesa moves integers with MOV).
  *    The ALLOW bits themselves are not read (always 0 here).  NaN
- *    payloads are whatever the host's arithmetic produces.
+ *    payloads are whatever the host's arithmetic produces, except that
+ *    where both operands of an addition or product (or more sources of an
+ *    FMA) are NaN the result is the first one's, quieted (alu_rules.h
+ *    alu_add / alu_mul / alu_fma: stated, so that the one-lane and the
+ *    many-lane code agree whatever order the compiler gives the operands).
  *
  * Integer rules:
  *  - Shifts (LSHL/LSHR/ASHR) use the low 5 bits of the shift count.
@@ -93,65 +97,12 @@
 #include <math.h>
 
 #include "eg_regs.h"
+#include "alu_rules.h"
 #include "interp.h"
 
 float eg_mul_legacy(float a, float b)
 {
-    if (a == 0.0f || b == 0.0f)
-        return 0.0f;
-    return a * b;
-}
-
-static uint32_t fbool(bool c)
-{
-    return eg_f2u(c ? 1.0f : 0.0f);
-}
-
-static uint32_t ibool(bool c)
-{
-    return c ? 0xFFFFFFFFu : 0u;
-}
-
-static float clamp_inf(float v)
-{
-    if (isinf(v))
-        return v > 0 ? FLT_MAX : -FLT_MAX;
-    return v;
-}
-
-static int32_t flt_to_int(float v)
-{
-    if (isnan(v))
-        return 0;
-    if (v >= 2147483647.0f)
-        return INT32_MAX;
-    if (v <= -2147483648.0f)
-        return INT32_MIN;
-    return (int32_t)nearbyintf(v);
-}
-
-static uint32_t flt_to_uint(float v)
-{
-    if (isnan(v) || v <= 0.0f)
-        return 0;
-    if (v >= 4294967295.0f)
-        return UINT32_MAX;
-    return (uint32_t)nearbyintf(v);
-}
-
-static int32_t flt_to_int_floor(float v)
-{
-    return isnan(v) ? 0 : flt_to_int(floorf(v));
-}
-
-/* floor(v + 0.5) without the rounding of the addition: v + 0.5 is not exact
- * for |v| >= 2^23, where v is already an integer. */
-static int32_t flt_to_int_rpi(float v)
-{
-    if (isnan(v))
-        return 0;
-    float f = floorf(v);
-    return flt_to_int(v - f >= 0.5f ? f + 1.0f : f);
+    return alu_mul_legacy(a, b);
 }
 
 /* sin / cos of an angle given in periods, reduced to [-0.5, 0.5] exactly
@@ -340,12 +291,12 @@ static int eval_op3(unsigned op, const uint32_t s[3], uint32_t *r, struct alu_ef
 {
     float a = eg_u2f(s[0]), b = eg_u2f(s[1]), c = eg_u2f(s[2]);
     switch (op) {
-    case V_SQ_ALU_OP3__MULADD: *r = eg_f2u(eg_mul_legacy(a, b) + c); return 0;
-    case V_SQ_ALU_OP3__MULADD_M2: *r = eg_f2u((eg_mul_legacy(a, b) + c) * 2.0f); return 0;
-    case V_SQ_ALU_OP3__MULADD_M4: *r = eg_f2u((eg_mul_legacy(a, b) + c) * 4.0f); return 0;
-    case V_SQ_ALU_OP3__MULADD_D2: *r = eg_f2u((eg_mul_legacy(a, b) + c) * 0.5f); return 0;
-    case V_SQ_ALU_OP3__MULADD_IEEE: *r = eg_f2u(a * b + c); return 0;
-    case V_SQ_ALU_OP3__FMA: *r = eg_f2u(fmaf(a, b, c)); return 0;
+    case V_SQ_ALU_OP3__MULADD: *r = eg_f2u(alu_add(alu_mul_legacy(a, b), c)); return 0;
+    case V_SQ_ALU_OP3__MULADD_M2: *r = eg_f2u(alu_add(alu_mul_legacy(a, b), c) * 2.0f); return 0;
+    case V_SQ_ALU_OP3__MULADD_M4: *r = eg_f2u(alu_add(alu_mul_legacy(a, b), c) * 4.0f); return 0;
+    case V_SQ_ALU_OP3__MULADD_D2: *r = eg_f2u(alu_add(alu_mul_legacy(a, b), c) * 0.5f); return 0;
+    case V_SQ_ALU_OP3__MULADD_IEEE: *r = eg_f2u(alu_add(alu_mul(a, b), c)); return 0;
+    case V_SQ_ALU_OP3__FMA: *r = eg_f2u(alu_fma(a, b, c)); return 0;
     case V_SQ_ALU_OP3__CNDE: *r = a == 0.0f ? s[1] : s[2]; return 0;
     case V_SQ_ALU_OP3__CNDGT: *r = a > 0.0f ? s[1] : s[2]; return 0;
     case V_SQ_ALU_OP3__CNDGE: *r = a >= 0.0f ? s[1] : s[2]; return 0;
@@ -369,11 +320,6 @@ static int eval_op3(unsigned op, const uint32_t s[3], uint32_t *r, struct alu_ef
         return 0;
     default: return -1;
     }
-}
-
-static uint32_t flush_denorm(uint32_t u)
-{
-    return (u & 0x7F800000u) == 0 ? u & 0x80000000u : u;
 }
 
 /* The ops that flush denormal sources and results (see the top). */
@@ -400,10 +346,10 @@ int eg_alu_eval(bool op3, unsigned op, const uint32_t s[3], uint32_t *r, struct 
 {
     if (!flushes(op3, op))
         return eval(op3, op, s, r, fx);
-    const uint32_t f[3] = { flush_denorm(s[0]), flush_denorm(s[1]), flush_denorm(s[2]) };
+    const uint32_t f[3] = { alu_flush(s[0]), alu_flush(s[1]), alu_flush(s[2]) };
     int rc = eval(op3, op, f, r, fx);
     if (rc == 0)
-        *r = flush_denorm(*r);
+        *r = alu_flush(*r);
     return rc;
 }
 
@@ -415,11 +361,11 @@ uint32_t eg_alu_reduce4(unsigned op, const uint32_t a[4], const uint32_t b[4])
             float x = eg_u2f(a[k]);
             acc = x >= acc ? x : acc;
         } else {
-            float x = eg_u2f(flush_denorm(a[k])), y = eg_u2f(flush_denorm(b[k]));
-            acc += op == V_SQ_ALU_OP2__DOT4 ? eg_mul_legacy(x, y) : x * y;
+            float x = eg_u2f(alu_flush(a[k])), y = eg_u2f(alu_flush(b[k]));
+            acc = alu_add(acc, op == V_SQ_ALU_OP2__DOT4 ? alu_mul_legacy(x, y) : alu_mul(x, y));
         }
     }
-    return op == V_SQ_ALU_OP2__MAX4 ? eg_f2u(acc) : flush_denorm(eg_f2u(acc));
+    return op == V_SQ_ALU_OP2__MAX4 ? eg_f2u(acc) : alu_flush(eg_f2u(acc));
 }
 
 static int eval(bool op3, unsigned op, const uint32_t s[3], uint32_t *r, struct alu_effects *fx)
@@ -457,9 +403,9 @@ static int eval(bool op3, unsigned op, const uint32_t s[3], uint32_t *r, struct 
     };
     float f;
     switch (op) {
-    case V_SQ_ALU_OP2__ADD: f = a + b; break;
-    case V_SQ_ALU_OP2__MUL: f = eg_mul_legacy(a, b); break;
-    case V_SQ_ALU_OP2__MUL_IEEE: f = a * b; break;
+    case V_SQ_ALU_OP2__ADD: f = alu_add(a, b); break;
+    case V_SQ_ALU_OP2__MUL: f = alu_mul_legacy(a, b); break;
+    case V_SQ_ALU_OP2__MUL_IEEE: f = alu_mul(a, b); break;
     case V_SQ_ALU_OP2__MAX: f = a >= b ? a : b; break;
     case V_SQ_ALU_OP2__MIN: f = a < b ? a : b; break;
     case V_SQ_ALU_OP2__MAX_DX10: f = isnan(a) ? b : isnan(b) ? a : a >= b ? a : b; break;
@@ -473,13 +419,13 @@ static int eval(bool op3, unsigned op, const uint32_t s[3], uint32_t *r, struct 
     case V_SQ_ALU_OP2__ALU_NOP: *r = 0; fx->int_result = true; return 0;
     case V_SQ_ALU_OP2__EXP_IEEE: f = exp2f(a); break;
     case V_SQ_ALU_OP2__LOG_IEEE: f = log2f(a); break;
-    case V_SQ_ALU_OP2__LOG_CLAMPED: f = clamp_inf(log2f(a)); break;
+    case V_SQ_ALU_OP2__LOG_CLAMPED: f = alu_clamp_inf(log2f(a)); break;
     case V_SQ_ALU_OP2__RECIP_IEEE: f = 1.0f / a; break;
     case V_SQ_ALU_OP2__RECIP_CLAMPED:
-    case V_SQ_ALU_OP2__RECIP_FF: f = clamp_inf(1.0f / a); break;
+    case V_SQ_ALU_OP2__RECIP_FF: f = alu_clamp_inf(1.0f / a); break;
     case V_SQ_ALU_OP2__RECIPSQRT_IEEE: f = 1.0f / sqrtf(a); break;
     case V_SQ_ALU_OP2__RECIPSQRT_CLAMPED:
-    case V_SQ_ALU_OP2__RECIPSQRT_FF: f = clamp_inf(1.0f / sqrtf(a)); break;
+    case V_SQ_ALU_OP2__RECIPSQRT_FF: f = alu_clamp_inf(1.0f / sqrtf(a)); break;
     case V_SQ_ALU_OP2__SQRT_IEEE: f = sqrtf(a); break;
     case V_SQ_ALU_OP2__SIN: f = trig(a, false); break;
     case V_SQ_ALU_OP2__COS: f = trig(a, true); break;
@@ -499,10 +445,10 @@ static int eval(bool op3, unsigned op, const uint32_t s[3], uint32_t *r, struct 
             bool c = cmp[i].type == 'f' ? fcc(cmp[i].cc, a, b)
                    : cmp[i].type == 'i' ? icc(cmp[i].cc, ia, ib) : ucc(cmp[i].cc, ua, ub);
             switch (cmp[i].kind) {
-            case 'S': *r = fbool(c); break;
-            case 'D': *r = ibool(c); fx->int_result = true; break;
-            case 'K': *r = fbool(c); fx->kill = c; break;
-            default: *r = fbool(!c); fx->is_pred = true; fx->cond = c; break;
+            case 'S': *r = alu_fbool(c); break;
+            case 'D': *r = alu_ibool(c); fx->int_result = true; break;
+            case 'K': *r = alu_fbool(c); fx->kill = c; break;
+            default: *r = alu_fbool(!c); fx->is_pred = true; fx->cond = c; break;
             }
             return 0;
         }
@@ -510,10 +456,10 @@ static int eval(bool op3, unsigned op, const uint32_t s[3], uint32_t *r, struct 
             return 0;
         fx->int_result = true;
         switch (op) {
-        case V_SQ_ALU_OP2__FLT_TO_INT: *r = (uint32_t)flt_to_int(a); return 0;
-        case V_SQ_ALU_OP2__FLT_TO_UINT: *r = flt_to_uint(a); return 0;
-        case V_SQ_ALU_OP2__FLT_TO_INT_FLOOR: *r = (uint32_t)flt_to_int_floor(a); return 0;
-        case V_SQ_ALU_OP2__FLT_TO_INT_RPI: *r = (uint32_t)flt_to_int_rpi(a); return 0;
+        case V_SQ_ALU_OP2__FLT_TO_INT: *r = (uint32_t)alu_flt_to_int(a); return 0;
+        case V_SQ_ALU_OP2__FLT_TO_UINT: *r = alu_flt_to_uint(a); return 0;
+        case V_SQ_ALU_OP2__FLT_TO_INT_FLOOR: *r = (uint32_t)alu_flt_to_int_floor(a); return 0;
+        case V_SQ_ALU_OP2__FLT_TO_INT_RPI: *r = (uint32_t)alu_flt_to_int_rpi(a); return 0;
         case V_SQ_ALU_OP2__FLT32_TO_FLT16: *r = flt32_to_flt16(a); return 0;
         case V_SQ_ALU_OP2__ADDC_UINT: *r = ua + ub < ua; return 0;
         case V_SQ_ALU_OP2__SUBB_UINT: *r = ua < ub; return 0;
@@ -640,9 +586,9 @@ int eg_alu_eval_group(const struct eg_alu_group_slot slot[4], uint32_t result[4]
             *why = "DOT without an instruction in the next slot";
             return -1;
         }
-        float a = eg_u2f(flush_denorm(slot[k].src[0])), b = eg_u2f(flush_denorm(slot[k].src[1]));
-        float p = slot[k].op == V_SQ_ALU_OP2__DOT ? eg_mul_legacy(a, b) : a * b;
-        result[k] = flush_denorm(eg_f2u(p + eg_u2f(flush_denorm(result[k + 1]))));
+        float a = eg_u2f(alu_flush(slot[k].src[0])), b = eg_u2f(alu_flush(slot[k].src[1]));
+        float p = slot[k].op == V_SQ_ALU_OP2__DOT ? alu_mul_legacy(a, b) : alu_mul(a, b);
+        result[k] = alu_flush(eg_f2u(alu_add(p, eg_u2f(alu_flush(result[k + 1])))));
     }
     return 0;
 }

@@ -22,6 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "alu_rules.h"
 #include "cf.h"
 #include "eg_regs.h"
 #include "interp.h"
@@ -338,17 +339,9 @@ static int exec_group(struct machine *m, struct slot *s, const uint32_t *lit, un
             /* output modifier and clamp apply to float results */
             if (!s[k].fx.int_result) {
                 unsigned omod = s[k].op3 ? 0 : G_SQ_ALU_WORD1_OP2__OMOD(s[k].w1);
-                float f = eg_u2f(s[k].result);
-                if (omod == V_SQ_ALU_OMOD__M2)
-                    f *= 2.0f;
-                else if (omod == V_SQ_ALU_OMOD__M4)
-                    f *= 4.0f;
-                else if (omod == V_SQ_ALU_OMOD__D2)
-                    f *= 0.5f;
-                if (G_SQ_ALU_WORD1_OP2__CLAMP(s[k].w1))
-                    f = isnan(f) ? 0.0f : f < 0.0f ? 0.0f : f > 1.0f ? 1.0f : f;
-                if (omod || G_SQ_ALU_WORD1_OP2__CLAMP(s[k].w1))
-                    s[k].result = eg_f2u(f);
+                bool clamp = G_SQ_ALU_WORD1_OP2__CLAMP(s[k].w1);
+                if (omod || clamp)
+                    s[k].result = alu_out_mod(omod, clamp, s[k].result);
             }
         }
     }

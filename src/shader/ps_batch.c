@@ -16,6 +16,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "alu_lanes.h"
+#include "alu_rules.h"
 #include "eg_regs.h"
 #include "interp.h"
 #include "isa.h"
@@ -35,6 +37,7 @@ struct bslot {
     unsigned op, nsrc;
     unsigned nread;         /* sources the slot's own computation reads (INTERP: I/J only, LOAD_P: none) */
     struct wsrc src[3];
+    const struct eg_lanes_kernel *kern;     /* SLOT_EVAL: the op's lane kernel, or NULL (eg_alu_eval per lane) */
     unsigned param;         /* INTERP / LOAD_P: parameter index */
     unsigned comp;          /* INTERP: component; LOAD_P: channel */
     int odd, even;          /* INTERP: the slots holding I and J */
@@ -193,6 +196,7 @@ static bool finish_group(struct eg_ps_batch *b, struct bgroup *g)
                 return false;
             sl->kind = SLOT_EVAL;
             sl->nread = sl->nsrc;
+            sl->kern = eg_lanes_kernel(sl->op3, op);
         }
     }
     return true;
@@ -425,14 +429,13 @@ static void run_group(struct eg_ps_batch *b, const struct bgroup *g, const struc
         uint32_t *res = b->res[k];
         bool *intr = b->int_result[k];
         switch (sl->kind) {
-        case SLOT_REDUCE:
-            for (unsigned l = 0; l < n; l++) {
-                const uint32_t a[4] = { src[0][0][l], src[1][0][l], src[2][0][l], src[3][0][l] };
-                const uint32_t c[4] = { src[0][1][l], src[1][1][l], src[2][1][l], src[3][1][l] };
-                res[l] = eg_alu_reduce4(sl->op, a, c);
-                intr[l] = false;
-            }
+        case SLOT_REDUCE: {
+            const uint32_t *a[4] = { src[0][0], src[1][0], src[2][0], src[3][0] };
+            const uint32_t *c[4] = { src[0][1], src[1][1], src[2][1], src[3][1] };
+            eg_lanes_reduce4(sl->op, a, c, res, n);
+            memset(intr, 0, n * sizeof *intr);
             break;
+        }
         case SLOT_INTERP: {
             const struct eg_ps_param *p = &param[sl->param];
             float p0 = p->p0[sl->comp], p10 = p->p10[sl->comp], p20 = p->p20[sl->comp];
@@ -465,6 +468,18 @@ static void run_group(struct eg_ps_batch *b, const struct bgroup *g, const struc
             break;
         }
         default:
+            if (sl->kern) {
+                const uint32_t *in[3] = { src[k][0], src[k][1], src[k][2] };
+                uint64_t c = sl->kern->run(in, res, n);
+                if (sl->kern->int_result)
+                    continue;   /* no OMOD / CLAMP */
+                if (sl->kern->effect == EG_LANES_KILL)
+                    for (unsigned l = 0; l < n; l++)
+                        b->killed[l] |= (c >> l) & 1u;
+                if (sl->omod || sl->clamp)
+                    eg_lanes_out_mod(sl->omod, sl->clamp, res, n);
+                continue;
+            }
             for (unsigned l = 0; l < n; l++) {
                 uint32_t in[3] = {sl->nsrc > 0 ? src[k][0][l] : 0, sl->nsrc > 1 ? src[k][1][l] : 0,
                                   sl->nsrc > 2 ? src[k][2][l] : 0};
@@ -477,20 +492,9 @@ static void run_group(struct eg_ps_batch *b, const struct bgroup *g, const struc
             break;
         }
         if (sl->omod || sl->clamp)
-            for (unsigned l = 0; l < n; l++) {
-                if (intr[l])
-                    continue;
-                float f = eg_u2f(res[l]);
-                if (sl->omod == V_SQ_ALU_OMOD__M2)
-                    f *= 2.0f;
-                else if (sl->omod == V_SQ_ALU_OMOD__M4)
-                    f *= 4.0f;
-                else if (sl->omod == V_SQ_ALU_OMOD__D2)
-                    f *= 0.5f;
-                if (sl->clamp)
-                    f = isnan(f) ? 0.0f : f < 0.0f ? 0.0f : f > 1.0f ? 1.0f : f;
-                res[l] = eg_f2u(f);
-            }
+            for (unsigned l = 0; l < n; l++)
+                if (!intr[l])
+                    res[l] = alu_out_mod(sl->omod, sl->clamp, res[l]);
     }
     for (int k = 0; k < EG_NSLOTS; k++) {
         if (!s[k].used)

@@ -7,6 +7,7 @@
 #include <stdint.h>
 
 #include "cedar/shader.h"
+#include "alu_lanes.h"
 #include "cf.h"
 #include "isa.h"
 
@@ -38,6 +39,7 @@ struct wslot {
     uint8_t kind, nsrc;
     unsigned op;
     struct wsrc src[3];
+    const struct eg_lanes_kernel *kern;     /* WK_EVAL: the op's lane kernel, or NULL (eg_alu_eval per lane) */
     unsigned psel;          /* V_SQ_ALU_PRED_SEL__OFF / ZERO / ONE */
     unsigned index_mode;
     bool write, dst_rel;

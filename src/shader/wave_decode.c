@@ -133,6 +133,8 @@ static void classify(struct wgroup *g, int k)
         s->kind = WK_EVAL;
         if (eg_alu_eval(s->op3, op, zero, &r, &fx))
             s->fault = true;
+        else
+            s->kern = eg_lanes_kernel(s->op3, op);
     }
 }
 

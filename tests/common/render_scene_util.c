@@ -19,6 +19,21 @@ void test_scene_render_demo(struct scene *sc, unsigned samples)
         fail_msg("scene %ux: %s", samples, why);
 }
 
+void test_scene_start_demo(struct scene *sc, struct eg_demo_shaders *sh, unsigned samples)
+{
+    char why[200] = "";
+    if (eg_demo_shaders_build(sh) || scene_init(sc, samples, why) || scene_use_demo_shaders(sc, why))
+        fail_msg("scene %ux: %s", samples, why);
+}
+
+uint8_t *test_scene_frame(const struct scene *sc, size_t bytes)
+{
+    uint8_t *f = malloc(bytes);
+    assert_non_null(f);
+    assert_int_equal(scene_readback(sc, f), 0);
+    return f;
+}
+
 void test_cb_target_init(struct scene *sc, struct cb_target *t, unsigned cb, unsigned samples)
 {
     struct vc_draw_err err = {{0}};

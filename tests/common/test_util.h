@@ -139,6 +139,11 @@ double test_now(void);
 struct scene;
 struct cb_target;
 
+/* scene_init at `samples` with scene_use_demo_shaders, the demo's shaders
+ * built into sh. */
+void test_scene_start_demo(struct scene *sc, struct eg_demo_shaders *sh, unsigned samples);
+/* The resolved frame (scene_readback) in a new buffer of `bytes`. */
+uint8_t *test_scene_frame(const struct scene *sc, size_t bytes);
 /* scene_init + scene_use_demo_shaders + scene_render at `samples`. */
 void test_scene_render_demo(struct scene *sc, unsigned samples);
 /* cb_target_init of CB`cb` from the scene's registers. */

@@ -1,0 +1,158 @@
+/* The tessellation path of a draw (tess.h), as Mesa's r600 drives the
+ * hardware (evergreen_state.c, sfn_nir_lower_tess_io.cpp, sfn_shader_tess.cpp,
+ * sfn_shader_vs.cpp):
+ *
+ * - a patch is HS_NUM_INPUT_CP indices of the index stream (DI_PT_PATCH);
+ *   each patch is one HS thread group with the LDS to itself (Mesa puts one
+ *   patch in a group: NUM_PATCHES 1), so the patch's relative id is 0;
+ * - LS: the vertex shader at SQ_PGM_START_LS with its fetch shader, once
+ *   per control point, R0.x the vertex index, R0.y its place in the group
+ *   (control point k of the patch: k), R0.w the instance; it writes its
+ *   outputs to the LDS at R0.y times the input vertex size it reads from its
+ *   LDS-info constants;
+ * - HS: SQ_PGM_START_HS once per output control point, R0.x the primitive
+ *   (patch) id, R0.y the relative patch id, R0.z the invocation (the output
+ *   control point), R0.w the base of the patch's factors (0 here); it writes
+ *   its outputs to the LDS and, in invocation 0, the factors with TF_WRITE
+ *   at R0.w + relative patch id * factor stride (the stride: the domain's
+ *   factors, 4 bytes each, in the order tessellator.h lists).  The
+ *   invocations run one after another, in order;
+ * - the tessellator (tessellator.c) makes the domain points and primitives
+ *   from the factors;
+ * - DS: the VS program (SQ_PGM_START_VS), once per domain point, R0.x / R0.y
+ *   gl_TessCoord.xy, R0.z the relative patch id, R0.w the primitive id; it
+ *   reads the HS's outputs from the LDS and exports as a vertex shader;
+ * - its points, lines and triangles go on as a VS's primitives would.
+ *
+ * The LDS starts as zeros for each patch, the factors as zeros (a patch
+ * whose HS writes none is culled). */
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "tess.h"
+
+struct tess_run {
+    struct vc_render *r;
+    const struct vc_regs *regs;
+    const struct vc_mem *mem;
+    struct vc_draw_err *err;
+    struct tess_state t;
+    gs_prim_fn fn;
+    void *ctx;
+    uint8_t *lds;
+    float tf[TESS_MAX_FACTORS];
+    struct tess_mesh mesh;
+    struct vc_vertex_out *out;     /* the DS's results, by domain point */
+    unsigned out_cap;
+    uint32_t instance;
+    bool in_instance;
+    uint32_t prim_id;
+};
+
+static int tf_write(void *ctx, uint32_t addr, uint32_t value, char *msg, size_t msglen)
+{
+    struct tess_run *t = ctx;
+    if (addr % 4 || addr / 4 >= t->t.nfactors)
+        return rs_msg_fail(msg, msglen, "TF_WRITE to byte %u, past the patch's %u factors", addr, t->t.nfactors);
+    memcpy(&t->tf[addr / 4], &value, 4);
+    return 0;
+}
+
+static bool grow_out(struct tess_run *t, unsigned n)
+{
+    if (n <= t->out_cap)
+        return true;
+    struct vc_vertex_out *o = realloc(t->out, (size_t)n * sizeof *o);
+    if (!o)
+        return false;
+    t->out = o;
+    t->out_cap = n;
+    return true;
+}
+
+static int on_patch(void *ctx, enum vgt_prim_kind kind, const uint32_t *idx, const uint64_t *inv, unsigned n,
+                    uint32_t instance)
+{
+    struct tess_run *t = ctx;
+    (void)inv;
+    if (kind != VGT_PATCH || n != t->t.ncp_in)
+        return rs_fail(t->err, "tessellation: a primitive of %u vertices is not a patch of %u", n, t->t.ncp_in);
+    if (!t->in_instance || instance != t->instance) {
+        t->in_instance = true;
+        t->instance = instance;
+        t->prim_id = 0;
+    }
+    struct vc_render *r = t->r;
+    const struct vc_tess_sink sink = {t, t->lds, t->t.lds_bytes, tf_write};
+    memset(t->lds, 0, t->t.lds_bytes);
+    memset(t->tf, 0, sizeof t->tf);
+    for (unsigned k = 0; k < n; k++) {
+        if (r->shaders.ls(r->shaders.ctx, t->regs, t->mem, idx[k], instance, k, &sink, t->err))
+            return -1;
+        r->stats.vertices++;
+    }
+    for (unsigned i = 0; i < t->t.ncp_out; i++) {
+        const uint32_t r0[4] = {t->prim_id, 0, i, 0};
+        if (r->shaders.hs(r->shaders.ctx, t->regs, t->mem, r0, &sink, t->err))
+            return -1;
+    }
+    char why[120];
+    if (tess_generate(&t->mesh, t->t.domain, t->t.spacing, t->t.output, t->tf, t->t.max_level, why, sizeof why))
+        return rs_fail(t->err, "tessellator: %s", why);
+    if (!grow_out(t, t->mesh.npoints))
+        return rs_fail(t->err, "tessellation: out of memory");
+    for (unsigned k = 0; k < t->mesh.npoints; k++) {
+        uint32_t r0[4] = {0, 0, 0, t->prim_id};
+        memcpy(&r0[0], &t->mesh.uv[k][0], 4);
+        memcpy(&r0[1], &t->mesh.uv[k][1], 4);
+        memset(&t->out[k], 0, sizeof t->out[k]);
+        if (r->shaders.ds(r->shaders.ctx, t->regs, t->mem, r0, &sink, &t->out[k], t->err))
+            return -1;
+        r->stats.vertices++;
+    }
+    unsigned per = t->mesh.per_prim;
+    enum vgt_prim_kind pk = per == 3 ? VGT_TRIANGLE : per == 2 ? VGT_LINE : VGT_POINT;
+    for (unsigned p = 0; p < t->mesh.nprims; p++) {
+        const struct vc_vertex_out *vo[3] = {&t->out[t->mesh.prim[p][0]], &t->out[t->mesh.prim[p][1]],
+                                             &t->out[t->mesh.prim[p][2]]};
+        if (t->fn(t->ctx, pk, vo, per))
+            return -1;
+    }
+    t->prim_id++;
+    return 0;
+}
+
+int tess_draw(struct vc_render *r, const struct vc_regs *regs, const struct vc_mem *mem, const struct vc_draw *draw,
+              gs_prim_fn fn, void *ctx, struct vgt_counts *counts, struct vc_draw_err *err)
+{
+    memset(counts, 0, sizeof *counts);
+    if (!r->shaders.ls || !r->shaders.hs || !r->shaders.ds)
+        return rs_fail(err, "tessellation: a tessellated draw, and the shader stages have no LS / HS / DS");
+    unsigned pt = G_VGT_PRIMITIVE_TYPE__PRIM_TYPE(draw->prim_type);
+    if (pt != V_VGT_DI_PRIM_TYPE__DI_PT_PATCH)
+        return rs_fail(err, "tessellation: primitive type %u with the HS enabled (only DI_PT_PATCH)", pt);
+    struct tess_run *t = calloc(1, sizeof *t);
+    int rc = -1;
+    if (!t)
+        return rs_fail(err, "tessellation: out of memory");
+    if (tess_state_init(&t->t, regs, err))
+        goto out;
+    t->lds = calloc(1, t->t.lds_bytes);
+    if (!t->lds) {
+        rs_fail(err, "tessellation: out of memory");
+        goto out;
+    }
+    t->r = r;
+    t->regs = regs;
+    t->mem = mem;
+    t->err = err;
+    t->fn = fn;
+    t->ctx = ctx;
+    rc = vgt_run(regs, mem, draw, on_patch, t, counts, err);
+out:
+    tess_mesh_free(&t->mesh);
+    free(t->out);
+    free(t->lds);
+    free(t);
+    return rc;
+}
