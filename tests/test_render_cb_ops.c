@@ -76,7 +76,7 @@ static void fixture_open(struct fixture *f)
     f->regs = calloc(1, sizeof *f->regs);
     f->t = calloc(1, sizeof *f->t);
     assert_true(memory && f->r && f->regs && f->t);
-    f->mem = (struct vc_mem){NULL, mem_at};
+    f->mem = (struct vc_mem){ .ctx = NULL, .ptr = mem_at };
 }
 
 static void fixture_init_target(struct fixture *f)

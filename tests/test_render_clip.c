@@ -91,7 +91,7 @@ static void rig_init(struct rig *g)
     g->r = vc_render_new();
     assert_non_null(g->regs);
     assert_non_null(g->r);
-    g->vmem = (struct vc_mem){g, no_mem};
+    g->vmem = (struct vc_mem){ .ctx = g, .ptr = no_mem };
     struct vc_shader_ops ops = {.ctx = g, .vertex = stand_in_vertex, .pixel = stand_in_pixel};
     vc_render_set_shaders(g->r, &ops);
     vc_render_set_threads(g->r, 1);

@@ -30,7 +30,7 @@ static void *mem_ptr(void *ctx, uint64_t addr, uint64_t len)
         return NULL;
     return vram + (addr - VB_ADDR);
 }
-static const struct vc_mem mem = { NULL, mem_ptr };
+static const struct vc_mem mem = { .ctx = NULL, .ptr = mem_ptr };
 
 static int vtx_res(void *c, unsigned res, struct eg_vtx_resource *out, char *msg, size_t len)
 {

@@ -38,7 +38,7 @@ static void *mem_ptr(void *ctx, uint64_t addr, uint64_t len)
     return vram + (addr - VB_ADDR);
 }
 
-static const struct vc_mem mem = { NULL, mem_ptr };
+static const struct vc_mem mem = { .ctx = NULL, .ptr = mem_ptr };
 
 struct env_ctx {
     unsigned vb_resource;

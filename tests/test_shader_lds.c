@@ -11,6 +11,8 @@
  *   factors of a triangle with TF_WRITE at R0.w + R0.y * 16;
  * - hand-encoded LDS_WRITE / ADD_RET / READ_RET / CMP_XCHG_RET / XCHG_RET /
  *   MSKOR against values worked by hand;
+ * - two invocations run as one thread group across a GROUP_BARRIER, each
+ *   reading the word the other wrote before it;
  * - the faults: an opcode not modelled, an address outside the LDS, a pop
  *   of an empty queue, LDS or TF_WRITE where the stage has none. */
 #include <setjmp.h>
@@ -70,7 +72,7 @@ static void *mem_ptr(void *ctx, uint64_t addr, uint64_t len)
         return NULL;
     return (uint8_t *)cbuf + (addr - CB_ADDR);
 }
-static const struct vc_mem mem = {NULL, mem_ptr};
+static const struct vc_mem mem = {.ctx = NULL, .ptr = mem_ptr};
 
 struct ctx {
     unsigned cb_resource;
@@ -225,10 +227,9 @@ static void pop(uint32_t *w, unsigned c, bool last)
            S_SQ_ALU_WORD1_OP2__DST_GPR(3) | S_SQ_ALU_WORD1_OP2__DST_CHAN(c);
 }
 
-/* Run a program of one ALU clause (nslots slots, filled in w + 4 by the
- * caller) and an EXPORT_DONE of R3 as position 0, with R0 and R1 given. */
-static int run_clause(uint32_t *w, unsigned nslots, const struct eg_shader_env *e, const uint32_t r0[4],
-                      const uint32_t r1[4], struct eg_vs_output *out, struct eg_shader_err *err)
+/* The CF words of a program of one ALU clause (nslots slots, filled in
+ * w + 4 by the caller) and an EXPORT_DONE of R3 as position 0; its dwords. */
+static size_t clause_program(uint32_t *w, unsigned nslots)
 {
     w[0] = S_SQ_CF_ALU_WORD0__ADDR(2);
     w[1] = S_SQ_CF_ALU_WORD1__COUNT(nslots - 1) | S_SQ_CF_ALU_WORD1__CF_INST(V_SQ_CF_ALU_INST__ALU) |
@@ -239,7 +240,14 @@ static int run_clause(uint32_t *w, unsigned nslots, const struct eg_shader_env *
            S_SQ_CF_ALLOC_EXPORT_WORD1_SWIZ__SEL_Z(V_SQ_INST_SEL__Z) | S_SQ_CF_ALLOC_EXPORT_WORD1_SWIZ__SEL_W(V_SQ_INST_SEL__W) |
            S_SQ_CF_ALLOC_EXPORT_WORD1_SWIZ__END_OF_PROGRAM(1) |
            S_SQ_CF_ALLOC_EXPORT_WORD1_SWIZ__CF_INST(V_SQ_CF_INST__EXPORT_DONE) | S_SQ_CF_ALLOC_EXPORT_WORD1_SWIZ__BARRIER(1);
-    return run(w, 4 + 2 * (size_t)nslots, NULL, e, 0, r0, r1, out, err);
+    return 4 + 2 * (size_t)nslots;
+}
+
+/* Run that program with R0 and R1 given. */
+static int run_clause(uint32_t *w, unsigned nslots, const struct eg_shader_env *e, const uint32_t r0[4],
+                      const uint32_t r1[4], struct eg_vs_output *out, struct eg_shader_err *err)
+{
+    return run(w, clause_program(w, nslots), NULL, e, 0, r0, r1, out, err);
 }
 
 static void ops_and_queue(void **state)
@@ -318,11 +326,41 @@ static void faults(void **state)
     assert_non_null(strstr(err.msg, "TF_WRITE outside a hull shader"));
 }
 
+/* A thread group's invocations in lockstep: each writes its word, passes a
+ * GROUP_BARRIER, reads the other's and stores it; run one after another the
+ * first would read the second's word before it is written. */
+static void barrier_between_lanes(void **state)
+{
+    (void)state;
+    memset(lds, 0, sizeof lds);
+    struct ctx x = {0};
+    struct eg_shader_env e = env_for(&x);
+    uint32_t w[64] = {0}, *a = w + 4;
+    const unsigned Z = V_SQ_ALU_SRC__ZERO;
+    lds_op(a + 0, V_SQ_LDS_OP__WRITE, 0, 0, 0, 1, Z, 0, 0);     /* [R0.x] = R0.y */
+    a[2] = w0_src(Z, 0, Z, 0, true);
+    a[3] = S_SQ_ALU_WORD1_OP2__ALU_INST(V_SQ_ALU_OP2__GROUP_BARRIER);
+    lds_op(a + 4, V_SQ_LDS_OP__READ_RET, 0, 2, Z, 0, Z, 0, 0);  /* push [R0.z] */
+    pop(a + 6, 0, true);                                        /* R3.x */
+    lds_op(a + 8, V_SQ_LDS_OP__WRITE, 0, 3, 3, 0, Z, 0, 0);     /* [R0.w] = R3.x */
+    struct eg_program p = {"HS", w, clause_program(w, 5)};
+    /* lane l: writes 100 + l at 4 l, reads 4 (1 - l), stores at 64 + 4 l */
+    const union eg_vec4 r0[2] = {{.u = {0, 100, 4, 64}}, {.u = {4, 101, 0, 68}}};
+    const struct eg_stage_start st = {V_SQ_FETCH_RESOURCE_BASE__HS, V_SQ_SAMPLER_BASE__HS, {.u = {0}}, {.u = {0}}};
+    struct eg_vs_output out;
+    struct eg_shader_err err;
+    if (eg_run_stage_lanes(&p, &e, &st, r0, 2, &out, &err))
+        fail_msg("%s", err.msg);
+    assert_int_equal(lds_word(64), 101);
+    assert_int_equal(lds_word(68), 100);
+    assert_int_equal(eg_run_stage_lanes(&p, &e, &st, r0, EG_STAGE_MAX_LANES + 1, &out, &err), -1);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(mesa_ls_writes_its_vertex), cmocka_unit_test(mesa_tcs_writes_factors),
-        cmocka_unit_test(ops_and_queue), cmocka_unit_test(faults),
+        cmocka_unit_test(ops_and_queue), cmocka_unit_test(faults), cmocka_unit_test(barrier_between_lanes),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

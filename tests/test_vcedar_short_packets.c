@@ -203,7 +203,8 @@ static void full_packets_run(void **state)
     assert_int_equal(run(vc, eop, 6, &err), 0);
     assert_int_equal(read64(vc, TARGET + 8), 0xCAFEF00Dull);
 
-    const uint32_t eos[] = { pkt3(0x48, 4), 0, TARGET + 16, 0, 0x600DD00D };
+    /* EOS_CNTL.COMMAND 2: store DATA (0 stores an append counter, test_vcedar_gds) */
+    const uint32_t eos[] = { pkt3(0x48, 4), 0, TARGET + 16, 2u << 29, 0x600DD00D };
     assert_int_equal(run(vc, eos, 5, &err), 0);
     assert_int_equal(read64(vc, TARGET + 16), 0x600DD00Dull);
 

@@ -20,6 +20,7 @@
 
 #include "cedar/vc_hw.h"
 #include "cedar/vcedar.h"
+#include "tests/common/test_util.h"
 
 #define REGION (1u << 20)
 #define FILLED 0x1000u     /* where the filled sizes go */
@@ -36,13 +37,6 @@ static struct vcedar *model(void)
     assert_non_null(vc);
     assert_int_equal(vcedar_map_region(vc, 0, REGION), 0);
     return vc;
-}
-
-static uint32_t read32(struct vcedar *vc, uint64_t addr)
-{
-    uint32_t v = 0;
-    assert_int_equal(vcedar_mem_read(vc, addr, &v, 4), 0);
-    return v;
 }
 
 /* r600_flush_vgt_streamout: the wait ends (no "wait forever" fault). */
@@ -82,15 +76,15 @@ static void buffer_update_offsets(void **state)
     struct vcedar *vc = model();
     update(vc, 2, 0, false, 0, 8);              /* FROM_PACKET */
     update(vc, 2, 3, true, FILLED, 0);          /* NONE + store */
-    assert_int_equal(read32(vc, FILLED), 32);
+    assert_int_equal(test_vc_read32(vc, FILLED), 32);
     update(vc, 1, 0, false, 0, 3);
     uint32_t stored = 64;
     assert_int_equal(vcedar_mem_write(vc, FILLED + 8, &stored, 4), 0);
     update(vc, 2, 2, false, 0, FILLED + 8);     /* FROM_MEM */
     update(vc, 2, 1, true, FILLED + 16, 0);     /* FROM_VGT_FILLED_SIZE + store */
-    assert_int_equal(read32(vc, FILLED + 16), 64);
+    assert_int_equal(test_vc_read32(vc, FILLED + 16), 64);
     update(vc, 1, 3, true, FILLED + 24, 0);
-    assert_int_equal(read32(vc, FILLED + 24), 12);
+    assert_int_equal(test_vc_read32(vc, FILLED + 24), 12);
     vcedar_destroy(vc);
 }
 

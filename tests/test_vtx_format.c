@@ -396,7 +396,7 @@ static void *mem_ptr(void *ctx, uint64_t addr, uint64_t len)
     return addr >= VB_ADDR && addr + len <= VB_ADDR + sizeof vram ? vram + (addr - VB_ADDR) : NULL;
 }
 
-static const struct vc_mem mem = { NULL, mem_ptr };
+static const struct vc_mem mem = { .ctx = NULL, .ptr = mem_ptr };
 
 static int vtx_res(void *c, unsigned res, struct eg_vtx_resource *out, char *msg, size_t len)
 {

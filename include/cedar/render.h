@@ -145,12 +145,13 @@ struct vc_shader_ops {
      * tessellated draw stops with an error): the LS (SQ_PGM_START_LS, the
      * vertex shader with its fetch shader) for control point `index` of
      * `instance`, `rel` its place in the patch; the HS (SQ_PGM_START_HS) for
-     * one invocation and the DS (the VS program) for one domain point, with
-     * R0 as the hardware starts them; all see the patch through `sink`, the
-     * DS's exports go to out as the vertex stage's. */
+     * the patch's n invocations at once (one thread group: R0 = r0[i] for
+     * invocation i); the DS (the VS program) for one domain point, R0 = r0;
+     * all see the patch through `sink`, the DS's exports go to out as the
+     * vertex stage's. */
     int (*ls)(void *ctx, const struct vc_regs *regs, const struct vc_mem *mem, uint32_t index, uint32_t instance,
               uint32_t rel, const struct vc_tess_sink *sink, struct vc_draw_err *err);
-    int (*hs)(void *ctx, const struct vc_regs *regs, const struct vc_mem *mem, const uint32_t r0[4],
+    int (*hs)(void *ctx, const struct vc_regs *regs, const struct vc_mem *mem, const uint32_t (*r0)[4], unsigned n,
               const struct vc_tess_sink *sink, struct vc_draw_err *err);
     int (*ds)(void *ctx, const struct vc_regs *regs, const struct vc_mem *mem, const uint32_t r0[4],
               const struct vc_tess_sink *sink, struct vc_vertex_out *out, struct vc_draw_err *err);

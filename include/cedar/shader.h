@@ -366,6 +366,15 @@ struct eg_stage_start {
 };
 int eg_run_stage(const struct eg_program *prog, const struct eg_program *fs, const struct eg_shader_env *env,
                  const struct eg_stage_start *start, struct eg_vs_output *out, struct eg_shader_err *err);
+/* A stage (not the pixel shader, no fetch shader) for n invocations at
+ * once, as one thread group: lane l starts with R0 = r0[l] and R1 =
+ * start->r1, and every lane finishes each instruction group (fetch, export)
+ * before any starts the next, so what one wrote to the LDS before a
+ * GROUP_BARRIER the others see after it.  Their exports all go to out.  0,
+ * or -1 with err naming the shader, PC and opcode. */
+#define EG_STAGE_MAX_LANES 32
+int eg_run_stage_lanes(const struct eg_program *prog, const struct eg_shader_env *env, const struct eg_stage_start *start,
+                       const union eg_vec4 *r0, unsigned n, struct eg_vs_output *out, struct eg_shader_err *err);
 
 /* One interpolation parameter as the parameter cache holds it for a triangle:
  * the value at vertex 0 and the differences to vertices 1 and 2.  INTERP_*

@@ -94,6 +94,10 @@ static inline uint32_t vc_reg_by(const struct vc_regs *r, uint32_t offset, const
 struct vc_mem {
     void *ctx;
     void *(*ptr)(void *ctx, uint64_t gpu_addr, uint64_t len);
+    /* The GDS's append counters GDS_APPEND_COUNT_0..11, which the shaders'
+     * GDS operations with ALLOC_CONSUME advance (atomically: the renderer's
+     * threads share them); NULL: such an operation faults. */
+    uint32_t *gds_append;
 };
 
 static inline void *vc_mem_ptr(const struct vc_mem *m, uint64_t gpu_addr, uint64_t len)

@@ -1237,9 +1237,19 @@ static int on_prim(void *ctx, enum vgt_prim_kind kind, const uint32_t *idx, cons
 {
     struct draw_ctx *d = ctx;
     const struct vc_vertex_out *vo[3];
-    for (unsigned k = 0; k < n; k++)
+    struct vc_vertex_out keep[3];
+    for (unsigned k = 0; k < n; k++) {
+        /* a vertex of this primitive in the slot the next one takes (their
+         * invocations 256 apart: a fan's first vertex, kept by the reuse
+         * model, and its 256th) is copied out before it is overwritten */
+        for (unsigned j = 0; j < k; j++)
+            if (inv[j] != inv[k] && inv[j] % VERTEX_CACHE == inv[k] % VERTEX_CACHE && vo[j] != &keep[j]) {
+                keep[j] = *vo[j];
+                vo[j] = &keep[j];
+            }
         if (!(vo[k] = vertex(d, idx[k], inv[k], instance)))
             return -1;
+    }
     return draw_prim(d, kind, vo, n);
 }
 

@@ -31,6 +31,12 @@
  * sample being shaded (Mesa sfn_shader_fs.cpp: gl_SampleID is that GPR's
  * w); its other channels are not modelled (left 0). */
 #define FIXED_PT_SAMPLE_CHAN 3
+/* The channel of the SPI_PS_IN_CONTROL_1.FRONT_FACE GPR holding the samples
+ * the pixel covers (Mesa sfn_shader_fs.cpp: gl_SampleMaskIn is that GPR's
+ * z, ANDed with 1 << gl_SampleID when shading per sample or with
+ * multisampling off; Mesa's CI on a real Turks passes samplemask's
+ * "sample partition", which reads it). */
+#define FACE_MASK_CHAN 2
 
 enum stage { STAGE_FS, STAGE_VS, STAGE_PS, STAGE_ES, STAGE_GS, STAGE_LS, STAGE_HS, STAGE_COUNT };
 
@@ -61,6 +67,7 @@ struct shade {
     unsigned nbaryc;
     bool pos_ena, face_ena, face_all_bits, fixed_ena;
     unsigned pos_addr, face_addr, face_chan, fixed_addr;
+    uint32_t all_samples;              /* a fully covered pixel's coverage (PA_SC_AA_CONFIG) */
     unsigned input_gprs;               /* R0.. the SPI loads */
     struct shade_lanes lanes;          /* the draw's pixel stage on the calling thread */
     bool quads;                        /* the PS reads its quad's neighbours: run in 2x2 quads */
@@ -459,6 +466,8 @@ static void spi_gpr_layout(struct shade *s, const struct vc_regs *regs)
     if (s->fixed_ena && s->fixed_addr + 1 > ngpr)
         ngpr = s->fixed_addr + 1;
     s->input_gprs = ngpr;
+    unsigned samples = 1u << G_PA_SC_AA_CONFIG__MSAA_NUM_SAMPLES(vc_reg(regs, REG_PA_SC_AA_CONFIG));
+    s->all_samples = samples >= 32 ? ~0u : (1u << samples) - 1u;
 }
 
 /* The GPR start values of one pixel (gpr[0 .. input_gprs - 1]). */
@@ -474,6 +483,7 @@ static void spi_load_gprs(const struct shade *s, const struct vc_prim_inputs *pr
     if (s->pos_ena)
         memcpy(gpr[s->pos_addr].f, in->pos, sizeof gpr[s->pos_addr].f);
     if (s->face_ena) {
+        gpr[s->face_addr].u[FACE_MASK_CHAN] = in->coverage;
         /* ALL_BITS: ~0 for front, 0 for back; else +1.0 / -1.0 (Mesa tests its sign) */
         if (s->face_all_bits)
             gpr[s->face_addr].u[s->face_chan] = prim->front_face ? 0xFFFFFFFFu : 0u;
@@ -666,8 +676,8 @@ static int gs(void *ctx, const struct vc_regs *regs, const struct vc_mem *mem, c
 /* The tessellation path's stages (tess.c): the env gets the patch's LDS and
  * factor memory for the run. */
 static int run_tess_stage(struct shade *s, enum stage st, unsigned envi, const struct eg_program *fs,
-                          const struct eg_stage_start *start, const struct vc_tess_sink *sink,
-                          struct eg_vs_output *o, struct vc_draw_err *err)
+                          const struct eg_stage_start *start, const union eg_vec4 *lanes, unsigned nlanes,
+                          const struct vc_tess_sink *sink, struct eg_vs_output *o, struct vc_draw_err *err)
 {
     if (!s->tess)
         return rs_fail(err, "render: the %s ran outside a tessellated draw", st == STAGE_VS ? "DS" : stage_name[st]);
@@ -678,7 +688,8 @@ static int run_tess_stage(struct shade *s, enum stage st, unsigned envi, const s
     env->lds_bytes = sink->lds_bytes;
     s->tess_sink = sink;
     env->tf_write = st == STAGE_HS ? tess_tf_write : NULL;
-    int rc = eg_run_stage(&s->prog[st], fs, env, start, o, &e);
+    int rc = lanes ? eg_run_stage_lanes(&s->prog[st], env, start, lanes, nlanes, o, &e)
+                   : eg_run_stage(&s->prog[st], fs, env, start, o, &e);
     s->tess_sink = NULL;
     if (rc)
         return rs_fail(err, "render: %s", e.msg);
@@ -695,17 +706,21 @@ static int ls(void *ctx, const struct vc_regs *regs, const struct vc_mem *mem, u
     const struct eg_stage_start st = {V_SQ_FETCH_RESOURCE_BASE__LS, V_SQ_SAMPLER_BASE__LS,
                                       {.u = {index, rel, 0, instance}}, {.u = {0}}};
     struct eg_vs_output o;
-    return run_tess_stage(s, STAGE_LS, 4, s->have_fs ? &s->prog[STAGE_FS] : NULL, &st, sink, &o, err);
+    return run_tess_stage(s, STAGE_LS, 4, s->have_fs ? &s->prog[STAGE_FS] : NULL, &st, NULL, 0, sink, &o, err);
 }
 
-static int hs(void *ctx, const struct vc_regs *regs, const struct vc_mem *mem, const uint32_t r0[4],
+static int hs(void *ctx, const struct vc_regs *regs, const struct vc_mem *mem, const uint32_t (*r0)[4], unsigned n,
               const struct vc_tess_sink *sink, struct vc_draw_err *err)
 {
     (void)regs, (void)mem;
-    struct eg_stage_start st = {V_SQ_FETCH_RESOURCE_BASE__HS, V_SQ_SAMPLER_BASE__HS, {.u = {0}}, {.u = {0}}};
-    memcpy(st.r0.u, r0, sizeof st.r0.u);
+    const struct eg_stage_start st = {V_SQ_FETCH_RESOURCE_BASE__HS, V_SQ_SAMPLER_BASE__HS, {.u = {0}}, {.u = {0}}};
+    union eg_vec4 lanes[EG_STAGE_MAX_LANES];
+    if (n > EG_STAGE_MAX_LANES)
+        return rs_fail(err, "render: %u HS invocations in a patch (at most %d)", n, EG_STAGE_MAX_LANES);
+    for (unsigned i = 0; i < n; i++)
+        memcpy(lanes[i].u, r0[i], sizeof lanes[i].u);
     struct eg_vs_output o;
-    return run_tess_stage(ctx, STAGE_HS, 5, NULL, &st, sink, &o, err);
+    return run_tess_stage(ctx, STAGE_HS, 5, NULL, &st, lanes, n, sink, &o, err);
 }
 
 static int ds(void *ctx, const struct vc_regs *regs, const struct vc_mem *mem, const uint32_t r0[4],
@@ -715,7 +730,7 @@ static int ds(void *ctx, const struct vc_regs *regs, const struct vc_mem *mem, c
     struct eg_stage_start st = {V_SQ_FETCH_RESOURCE_BASE__VS, V_SQ_SAMPLER_BASE__VS, {.u = {0}}, {.u = {0}}};
     memcpy(st.r0.u, r0, sizeof st.r0.u);
     struct eg_vs_output o;
-    if (run_tess_stage(ctx, STAGE_VS, 6, NULL, &st, sink, &o, err))
+    if (run_tess_stage(ctx, STAGE_VS, 6, NULL, &st, NULL, 0, sink, &o, err))
         return -1;
     return vertex_out(&o, out, "the domain point of patch", r0[3], err);
 }
@@ -938,6 +953,9 @@ static int batch_load_run(const struct shade *s, struct eg_ps_batch *b, const st
         for (unsigned l = 0; l < n; l++)
             lanes[s->face_addr][s->face_chan][l] = g.u[0];
     }
+    if (s->face_ena && s->face_addr < ng && s->face_chan != FACE_MASK_CHAN && lanes[s->face_addr][FACE_MASK_CHAN])
+        for (unsigned l = 0; l < n; l++)
+            lanes[s->face_addr][FACE_MASK_CHAN][l] = in ? in[l].coverage : s->all_samples;
     if (in && s->fixed_ena && s->fixed_addr < ng && lanes[s->fixed_addr][FIXED_PT_SAMPLE_CHAN])
         for (unsigned l = 0; l < n; l++)
             lanes[s->fixed_addr][FIXED_PT_SAMPLE_CHAN][l] = in[l].sample;

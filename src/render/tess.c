@@ -16,7 +16,8 @@
  *   its outputs to the LDS and, in invocation 0, the factors with TF_WRITE
  *   at R0.w + relative patch id * factor stride (the stride: the domain's
  *   factors, 4 bytes each, in the order tessellator.h lists).  The
- *   invocations run one after another, in order;
+ *   invocations run together, one thread group in lockstep, as the
+ *   hardware's wave does (so a GROUP_BARRIER holds);
  * - the tessellator (tessellator.c) makes the domain points and primitives
  *   from the factors;
  * - DS: the VS program (SQ_PGM_START_VS), once per domain point, R0.x / R0.y
@@ -91,11 +92,12 @@ static int on_patch(void *ctx, enum vgt_prim_kind kind, const uint32_t *idx, con
             return -1;
         r->stats.vertices++;
     }
+    uint32_t r0[TESS_MAX_CP][4];
     for (unsigned i = 0; i < t->t.ncp_out; i++) {
-        const uint32_t r0[4] = {t->prim_id, 0, i, 0};
-        if (r->shaders.hs(r->shaders.ctx, t->regs, t->mem, r0, &sink, t->err))
-            return -1;
+        r0[i][0] = t->prim_id, r0[i][1] = 0, r0[i][2] = i, r0[i][3] = 0;
     }
+    if (r->shaders.hs(r->shaders.ctx, t->regs, t->mem, (const uint32_t (*)[4])r0, t->t.ncp_out, &sink, t->err))
+        return -1;
     char why[120];
     if (tess_generate(&t->mesh, t->t.domain, t->t.spacing, t->t.output, t->tf, t->t.max_level, why, sizeof why))
         return rs_fail(t->err, "tessellator: %s", why);

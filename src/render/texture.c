@@ -65,9 +65,9 @@
 #include "render_priv.h"
 #include "texture.h"
 
-/* The pixel, vertex and geometry shaders' resources: PS from 0, VS from
- * 176, GS from 336. */
-#define TEX_SLOTS V_SQ_FETCH_RESOURCE_BASE__HS
+/* The pixel, vertex, geometry, hull and local shaders' resources: PS from
+ * 0, VS from 176, GS from 336, HS from 496, LS from 656. */
+#define TEX_SLOTS V_SQ_FETCH_RESOURCE_BASE__CS
 
 /* A draw decodes a slot when a shader first fetches from it: most of the
  * 176 hold no texture or one no shader of the draw reads. */
@@ -448,8 +448,23 @@ void tex_view_texel_level(const struct tex_view *v, unsigned level, unsigned x, 
 uint32_t tex_view_fmask(const struct tex_view *v, unsigned x, unsigned y, unsigned z)
 {
     uint32_t frags = 0;
-    for (unsigned s = 0; s < v->res.samples; s++)
-        frags |= (v->fmask_on ? cedar_fmask_fragment(&v->fmap, v->fmask, x, y, s, v->first_slice + z) : s) << (4 * s);
+    if (!v->fmask_on) {
+        for (unsigned s = 0; s < v->res.samples; s++)
+            frags |= s << (4 * s);
+        return frags;
+    }
+    /* Bit p of every sample's fragment index sits in one byte: bit0 + s of
+     * the byte cedar_fmask_bit gives for sample 0 (an element holds one bit
+     * per sample, 4 or 8 bits, never across a byte), so one address per
+     * plane instead of one per plane and sample. */
+    for (unsigned p = 0; p < cedar_fmask_planes(&v->fmap); p++) {
+        uint64_t byte;
+        unsigned bit0;
+        cedar_fmask_bit(&v->fmap, x, y, 0, p, v->first_slice + z, &byte, &bit0);
+        unsigned b = v->fmask[byte] >> bit0;
+        for (unsigned s = 0; s < v->res.samples; s++)
+            frags |= ((b >> s) & 1u) << (4 * s + p);
+    }
     return frags;
 }
 
@@ -566,7 +581,7 @@ static const struct tex_view *unit_view(struct tex_unit *u, unsigned slot, char 
 {
     if (slot >= TEX_SLOTS) {
         rs_msg_fail(msg, msglen,
-                    "texture resource %u: only the pixel, vertex and geometry shaders' resources (0..%u) are modelled", slot,
+                    "texture resource %u: only the pixel, vertex, geometry, hull and local shaders' resources (0..%u) are modelled", slot,
                     TEX_SLOTS - 1);
         return NULL;
     }

@@ -326,6 +326,11 @@ static int exec_group(struct machine *m, struct slot *s, const uint32_t *lit, un
                 s[k].fx = (struct alu_effects){ .int_result = true };
                 if (!s[k].skip && eg_lds_exec(m->env, s[k].w0, s[k].w1, s[k].src, &L->oq_a, why, sizeof why))
                     return fault(m, "%s", why);
+            } else if (!s[k].op3 && op == V_SQ_ALU_OP2__GROUP_BARRIER) {
+                /* the lanes run every group together, so each has done all
+                 * before the barrier when any goes past it */
+                s[k].fx = (struct alu_effects){ .int_result = true };
+                s[k].result = 0;
             } else if (!s[k].op3 && op == V_SQ_ALU_OP2__MOVA_INT) {
                 /* AR = src0 as an integer, clamped to [-256, 255] (Evergreen
                  * ISA, MOVA_INT); it is what relative operands add */
@@ -531,7 +536,7 @@ static int run_fetch_clause(struct machine *m, bool tex, size_t addr, unsigned c
          * instruction's derivatives read the quad's neighbours */
         union eg_vec4 src[MAX_LANES];
         struct eg_tex_lod_memo memo = { false, 0.0f };
-        if (tex)
+        if (tex && m->is_ps)
             for (unsigned l = 0; l < m->nl; l++)
                 src[l] = m->ln[l].gpr[G_SQ_TEX_WORD0__SRC_GPR(m->cf.prog->dw[at])];
         for (unsigned l = 0; l < m->nl; l++) {
@@ -539,7 +544,13 @@ static int run_fetch_clause(struct machine *m, bool tex, size_t addr, unsigned c
                 continue;
             char msg[160] = "";
             union eg_vec4 *gpr = m->ln[l].gpr;
-            struct eg_tex_quad q = { src, m->nl, l, m->ln[l].grad, &memo };
+            /* the lanes of another stage are invocations, not a quad: each
+             * on its own, as a single lane */
+            union eg_vec4 own;
+            if (tex && !m->is_ps)
+                own = m->ln[l].gpr[G_SQ_TEX_WORD0__SRC_GPR(m->cf.prog->dw[at])];
+            struct eg_tex_quad q = m->is_ps ? (struct eg_tex_quad){ src, m->nl, l, m->ln[l].grad, &memo }
+                                            : (struct eg_tex_quad){ &own, 1, 0, m->ln[l].grad, NULL };
             const uint32_t *w = m->cf.prog->dw + at;
             int r;
             if (tex) {
@@ -560,8 +571,9 @@ static int run_fetch_clause(struct machine *m, bool tex, size_t addr, unsigned c
     return 0;
 }
 
-/* A GDS clause (TF_WRITE) for the active lanes, 128-bit instructions as a
- * fetch clause's. */
+/* A GDS clause (GDS operations, TF_WRITE): each instruction for every
+ * active lane in turn, lanes in order (the GDS serves one request at a
+ * time). */
 static int run_gds_clause(struct machine *m, size_t addr, unsigned count)
 {
     size_t start = 2 * addr, end = start + 4 * (size_t)count;
@@ -806,6 +818,34 @@ int eg_run_stage(const struct eg_program *prog, const struct eg_program *fs, con
                  const struct eg_stage_start *start, struct eg_vs_output *out, struct eg_shader_err *err)
 {
     return run_stage(prog, fs, env, start, out, NULL, err);
+}
+
+int eg_run_stage_lanes(const struct eg_program *prog, const struct eg_shader_env *env, const struct eg_stage_start *start,
+                       const union eg_vec4 *r0, unsigned n, struct eg_vs_output *out, struct eg_shader_err *err)
+{
+    if (n == 0 || n > EG_STAGE_MAX_LANES) {
+        snprintf(err->msg, sizeof err->msg, "shader %s: %u lanes (1..%d)", prog->name ? prog->name : "?", n,
+                 EG_STAGE_MAX_LANES);
+        return -1;
+    }
+    struct lane *ln = malloc(n * sizeof *ln);
+    if (!ln) {
+        snprintf(err->msg, sizeof err->msg, "shader %s: out of memory", prog->name ? prog->name : "?");
+        return -1;
+    }
+    struct machine mach, *m = machine_init(&mach, ln, n, prog, env, err);
+    m->res_base = start->res_base;
+    m->sampler_base = start->sampler_base;
+    m->vs_out = out;
+    memset(out, 0, sizeof *out);
+    for (unsigned l = 0; l < n; l++) {
+        ln[l].gpr[0] = r0[l];
+        ln[l].gpr[1] = start->r1;
+    }
+    int rc = run(m);
+    free(m->scratch);
+    free(ln);
+    return rc;
 }
 
 int eg_run_vs_stream(const struct eg_program *vs, const struct eg_program *fs, const struct eg_shader_env *env,

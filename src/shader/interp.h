@@ -89,6 +89,16 @@ int eg_exec_vtx(const struct eg_shader_env *env, union eg_vec4 *gpr, unsigned re
 int eg_exec_scratch_read(union eg_vec4 *gpr, const union eg_vec4 *scratch, const uint32_t w[4], char *msg,
                          size_t msglen);
 
+/* One GDS-clause instruction with MEM_OP GDS (its 4 words: gds.c) for a
+ * lane with GPRs gpr[0 .. ngpr - 1].  0, or -1 with a reason in msg (before
+ * anything changed). */
+int eg_gds_op(const struct eg_shader_env *env, union eg_vec4 *gpr, unsigned ngpr, const uint32_t w[4], char *msg,
+              size_t msglen);
+/* GDS operation op (V_SQ_DS_OP__*) on the dword at mem, atomically, with
+ * operands a and b: 0 with *ret its value before, or -1 (nothing changed)
+ * for an op the model does not know. */
+int eg_gds_atomic(uint32_t *mem, unsigned op, uint32_t a, uint32_t b, uint32_t *ret);
+
 /* The quad a TEX instruction runs in: the source GPR of each of its n
  * lanes as it was before the instruction (lane l is pixel (l & 1, l >> 1)
  * of the 2x2 quad, y down), the lane running it, and that lane's gradients
@@ -136,9 +146,9 @@ unsigned eg_lds_idx_offset(uint32_t w0, uint32_t w1);
 int eg_lds_exec(const struct eg_shader_env *env, uint32_t w0, uint32_t w1, const uint32_t src[3],
                 struct eg_lds_queue *qa, char *why, size_t whylen);
 /* Run one GDS-clause instruction (its 4 words) for a lane with GPRs
- * gpr[0 .. ngpr - 1]: TF_WRITE through env->tf_write.  0, or -1 with the
- * reason in why. */
-int eg_exec_gds(const struct eg_shader_env *env, const union eg_vec4 *gpr, unsigned ngpr, const uint32_t w[4],
+ * gpr[0 .. ngpr - 1]: TF_WRITE through env->tf_write, a GDS operation
+ * through eg_gds_op.  0, or -1 with the reason in why. */
+int eg_exec_gds(const struct eg_shader_env *env, union eg_vec4 *gpr, unsigned ngpr, const uint32_t w[4],
                 char *why, size_t whylen);
 
 static inline float eg_u2f(uint32_t u)

@@ -145,10 +145,12 @@ int eg_lds_exec(const struct eg_shader_env *env, uint32_t w0, uint32_t w1, const
     return 0;
 }
 
-int eg_exec_gds(const struct eg_shader_env *env, const union eg_vec4 *gpr, unsigned ngpr, const uint32_t w[4],
+int eg_exec_gds(const struct eg_shader_env *env, union eg_vec4 *gpr, unsigned ngpr, const uint32_t w[4],
                 char *why, size_t whylen)
 {
     unsigned inst = G_SQ_MEM_GDS_WORD0__MEM_INST(w[0]), op = G_SQ_MEM_GDS_WORD0__MEM_OP(w[0]);
+    if (inst == V_SQ_VTX_INST__MEM && op == V_SQ_MEM_OP__GDS)
+        return eg_gds_op(env, gpr, ngpr, w, why, whylen);
     if (inst != V_SQ_VTX_INST__MEM || op != V_SQ_MEM_OP__TF_WRITE)
         return why_fail(why, whylen, "unsupported GDS-clause instruction (MEM_INST %u, MEM_OP %u)", inst, op);
     if (!env->tf_write)

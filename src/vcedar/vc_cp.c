@@ -62,7 +62,10 @@ static void *mem_view_ptr(void *ctx, uint64_t gpu_addr, uint64_t len)
 
 struct vc_mem vc_mem_view(struct vcedar *vc)
 {
-    return (struct vc_mem){ .ctx = vc, .ptr = mem_view_ptr };
+    /* the append counters are their registers: SET_APPEND_CNT writes them,
+     * the shaders' GDS operations advance them, EVENT_WRITE_EOS reads them */
+    return (struct vc_mem){ .ctx = vc, .ptr = mem_view_ptr,
+                            .gds_append = &vc->cp.regs.context[(REG_GDS_APPEND_COUNT_0 - SPACE_CONTEXT_START) / 4] };
 }
 
 /* ---- registers ------------------------------------------------------------- */
@@ -194,6 +197,69 @@ static void event_write_eop(struct cp_run *run, const struct eg_pm4_packet *p)
     case V_EOP_DATA_SEL__DATA_SEL_DATA64: write64(run, addr, d[3] | ((uint64_t)d[4] << 32), 8, at, "EVENT_WRITE_EOP"); break;
     case V_EOP_DATA_SEL__DATA_SEL_COUNTER64: write64(run, addr, run->vc->stats.clock, 8, at, "EVENT_WRITE_EOP"); break;
     default: break;
+    }
+}
+
+/* Whether offset is one of the append counters GDS_APPEND_COUNT_0..11. */
+static bool is_append_counter(uint32_t offset)
+{
+    return offset >= REG_GDS_APPEND_COUNT_0 && offset <= REG_GDS_APPEND_COUNT_11 && offset % 4 == 0;
+}
+
+/* SET_APPEND_CNT: an append counter loaded from memory (the one source the
+ * kernel takes; SWAP in the address's bits 0..1 as CP_DMA's) or from the
+ * packet itself. */
+static void set_append_cnt(struct cp_run *run, const struct eg_pm4_packet *p)
+{
+    const uint32_t *d = p->payload;
+    uint32_t at = (uint32_t)p->offset;
+    uint32_t reg = SPACE_CONTEXT_START + 4 * G_SET_APPEND_CNT_APPEND_CNT_CNTL__WR_REG_OFFSET(d[0]);
+    unsigned src = G_SET_APPEND_CNT_APPEND_CNT_CNTL__SRC_SELECT(d[0]);
+    if (!is_append_counter(reg)) {
+        fault(run, at, "SET_APPEND_CNT", "SET_APPEND_CNT: register 0x%05X is not an append counter", reg);
+        return;
+    }
+    uint32_t v;
+    if (src == V_SAC_SRC_SEL__SRC_DATA) {
+        v = d[1];
+    } else if (src == V_SAC_SRC_SEL__SRC_MEM && (d[1] & 3u) != V_CP_DMA_SWAP__SWAP_8IN64) {
+        uint8_t *m = mem(run, addr40(d[1] & ~3u, d[2]), 4, at, "SET_APPEND_CNT");
+        if (!m)
+            return;
+        uint8_t b[4];
+        memcpy(b, m, 4);
+        swap_bytes(b, 4, d[1] & 3u);
+        memcpy(&v, b, 4);
+    } else {
+        fault(run, at, "SET_APPEND_CNT", "SET_APPEND_CNT: source %u (swap %u) is not modelled", src, d[1] & 3u);
+        return;
+    }
+    set_reg(run->vc, reg, v);
+}
+
+/* EVENT_WRITE_EOS: when the shaders are done (at once here: the draws before
+ * it have run), store an append counter or DATA. */
+static void event_write_eos(struct cp_run *run, const struct eg_pm4_packet *p)
+{
+    const uint32_t *d = p->payload;
+    uint64_t addr = addr40(d[1] & ~3u, d[2]);
+    uint32_t at = (uint32_t)p->offset;
+    run->vc->stats.fences++;
+    switch (G_EVENT_WRITE_EOS_EOS_CNTL__COMMAND(d[2])) {
+    case V_EOS_COMMAND__STORE_APPEND_CNT:
+        if (d[3] > 0xFFFFu || !is_append_counter(d[3] * 4u)) {
+            fault(run, at, "EVENT_WRITE_EOS", "EVENT_WRITE_EOS: register 0x%05X is not an append counter", d[3] * 4u);
+            return;
+        }
+        write64(run, addr, vc_reg(&run->vc->cp.regs, d[3] * 4u), 4, at, "EVENT_WRITE_EOS");
+        break;
+    case V_EOS_COMMAND__STORE_DATA:
+        write64(run, addr, d[3], 4, at, "EVENT_WRITE_EOS");
+        break;
+    default:
+        fault(run, at, "EVENT_WRITE_EOS", "EVENT_WRITE_EOS: command %u is not modelled",
+              G_EVENT_WRITE_EOS_EOS_CNTL__COMMAND(d[2]));
+        break;
     }
 }
 
@@ -427,8 +493,10 @@ static int on_packet(void *ctx, const struct eg_pm4_packet *p)
         event_write_eop(run, p);
         break;
     case PKT3_EVENT_WRITE_EOS:
-        write64(run, addr40(d[1] & ~3u, d[2]), d[3], 4, (uint32_t)p->offset, "EVENT_WRITE_EOS");
-        vc->stats.fences++;
+        event_write_eos(run, p);
+        break;
+    case PKT3_SET_APPEND_CNT:
+        set_append_cnt(run, p);
         break;
     case PKT3_EVENT_WRITE:
         /* Cache flushes and partial flushes have nothing to wait for here.

@@ -160,6 +160,7 @@ void test_scene_resolve_targets(struct scene *sc, unsigned samples, struct cb_ta
 
 struct cedar_dev;
 struct cedar_cmdbuf;
+struct vcedar;
 
 /* GEM_CREATE of `size` bytes in `domain`; fails the test unless it succeeds. */
 uint32_t test_vc_bo_new(struct cedar_dev *dev, uint64_t size, uint32_t domain);
@@ -167,5 +168,8 @@ uint32_t test_vc_bo_new(struct cedar_dev *dev, uint64_t size, uint32_t domain);
 void *test_vc_bo_map(struct cedar_dev *dev, uint32_t handle, uint64_t size);
 /* DRM_IOCTL_RADEON_CS of cb (IB, its relocations, FLAGS {flags, ring}); the ioctl's result. */
 int test_vc_submit(struct cedar_dev *dev, const struct cedar_cmdbuf *cb, uint32_t ring, uint32_t flags);
+/* The dword at GPU address addr of a virtual Cedar's memory; fails the test
+ * unless it can be read. */
+uint32_t test_vc_read32(struct vcedar *vc, uint64_t addr);
 
 #endif

@@ -11,7 +11,15 @@
 
 #include "cedar/cmdbuf.h"
 #include "cedar/device.h"
+#include "cedar/vcedar.h"
 #include "test_util.h"
+
+uint32_t test_vc_read32(struct vcedar *vc, uint64_t addr)
+{
+    uint32_t v = 0;
+    assert_int_equal(vcedar_mem_read(vc, addr, &v, 4), 0);
+    return v;
+}
 
 uint32_t test_vc_bo_new(struct cedar_dev *dev, uint64_t size, uint32_t domain)
 {

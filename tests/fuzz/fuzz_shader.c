@@ -174,7 +174,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     struct eg_shader_env env = { .ctx = &c, .vtx_resource = vtx_resource, .constant = constant,
                                  .tex_resource = tex_resource, .tex_sampler = tex_sampler, .texel = texel,
                                  .tex_fmask = tex_fmask };
-    const struct vc_mem mem = { &c, mem_ptr };
+    const struct vc_mem mem = { .ctx = &c, .ptr = mem_ptr };
     env.mem = &mem;
     env.vtx_semantic_valid = fuzz_u32(&in);
     for (int k = 0; k < 32; k++)
