@@ -239,6 +239,13 @@ static inline unsigned coverage_count(uint32_t m)
     return (m * 0x01010101u) >> 24;
 }
 
+/* The primitive's window z at sample s of pixel (x, y) (its plane). */
+static inline float sample_z(const struct draw_ctx *d, unsigned x, unsigned y, unsigned s)
+{
+    double px = (double)x + 0.5 + d->rs.sample_dx[s] / 16.0, py = (double)y + 0.5 + d->rs.sample_dy[s] / 16.0;
+    return (float)(d->z0 + d->zdx * (px - d->zx0) + d->zdy * (py - d->zy0));
+}
+
 /* The depth and stencil tests of a fragment (depth.c): the samples of
  * `coverage` that pass.  Depth per sample from the primitive's plane at the
  * sample's position, or the shader's export for all of them; the stencil
@@ -256,15 +263,22 @@ static uint32_t depth_test(struct draw_ctx *d, unsigned x, unsigned y, uint32_t 
     const float *exported = out && out->depth_written ? &out->depth : NULL;
     const uint8_t *sref = out && out->stencil_written && d->db.s_export ? &out->stencil : NULL;
     float z[RS_MAX_SAMPLES];
-    for (unsigned s = 0; s < d->rs.samples; s++) {
-        if (exported && d->db.z_export) {
-            z[s] = *exported;
-            continue;
-        }
-        double px = (double)x + 0.5 + d->rs.sample_dx[s] / 16.0, py = (double)y + 0.5 + d->rs.sample_dy[s] / 16.0;
-        z[s] = (float)(d->z0 + d->zdx * (px - d->zx0) + d->zdy * (py - d->zy0));
-    }
+    for (unsigned s = 0; s < d->rs.samples; s++)
+        z[s] = exported && d->db.z_export ? *exported : sample_z(d, x, y, s);
     return db_fragment(&d->db, x, y, coverage, z, sref, d->prim.front_face);
+}
+
+/* depth_test for the 64 pixels of the micro tile at (x0, y0) (pixel l =
+ * row * 8 + column), none with a pixel stage output (no export): cov[l]
+ * becomes the samples that pass. */
+static void depth_test_block(struct draw_ctx *d, unsigned x0, unsigned y0, uint32_t cov[64])
+{
+    unsigned n = d->rs.samples;
+    float z[64 * RS_MAX_SAMPLES];
+    for (unsigned l = 0; l < 64; l++)
+        for (unsigned s = 0; s < n; s++)
+            z[l * n + s] = sample_z(d, x0 + (l & 7), y0 + (l >> 3), s);
+    db_block(&d->db, x0, y0, cov, z, d->prim.front_face);
 }
 
 static void write_shaded(struct draw_ctx *d, const struct vc_pixel_in *in, const struct vc_pixel_out *out)
@@ -365,6 +379,13 @@ static int write_batch(struct draw_ctx *d, unsigned done, bool block, unsigned k
             cov[l] = killed[l] ? 0 : d->pending[l].coverage;
             lost |= cov[l] != d->pending[l].coverage;
         }
+    } else if (block && done == 64 && !d->a2m.on) {
+        /* a whole micro tile: the DB takes it at once */
+        for (unsigned l = 0; l < done; l++)
+            cov[l] = killed[l] ? 0 : d->pending[l].coverage;
+        depth_test_block(d, d->pending[0].x, d->pending[0].y, cov);
+        for (unsigned l = 0; l < done; l++)
+            lost |= cov[l] != d->pending[l].coverage;
     } else {
         for (unsigned l = 0; l < done; l++) {
             cov[l] = killed[l] ? 0
@@ -659,6 +680,7 @@ static int shade_block(struct draw_ctx *d, const struct rs_block *b)
 {
     if (flush_pending(d))
         return -1;
+    db_prefetch(&d->db, (unsigned)b->x, (unsigned)b->y); /* fetched while the block shades */
     /* the centre's weights only: computed here from the block's edge
      * values, without the per-pixel (i, j) triples the flush would read */
     bool centre = d->m_identity && spi_centre_only(&d->spi, d->baryc_needed);
