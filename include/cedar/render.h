@@ -166,7 +166,8 @@ struct vc_render;
 struct vc_render *vc_render_new(void);
 void vc_render_free(struct vc_render *r);
 
-/* Replace the shader stages (tests; *ops is copied).  NULL restores the
+/* Replace the shader stages with another implementation (*ops is copied,
+ * e.g. one that counts or records what it runs).  NULL restores the
  * default. */
 void vc_render_set_shaders(struct vc_render *r, const struct vc_shader_ops *ops);
 
@@ -191,6 +192,13 @@ int vc_render_streamout(struct vc_render *r, const struct vc_regs *regs, const s
  * hardware's pipes share screen tiles): 0 (the default) one per online CPU,
  * 1 none.  The result is the same whatever the count. */
 void vc_render_set_threads(struct vc_render *r, unsigned n);
+
+/* Whether a fully covered 8x8 block of a normal draw goes to the pixel
+ * shader as one 64-pixel batch with its weights stepped from the
+ * rasteriser's edge values (true, the default) or pixel by pixel, the
+ * reference path the block path stands for (false: slower, the same
+ * bytes; to check the one against the other). */
+void vc_render_set_block_path(struct vc_render *r, bool on);
 
 /* Counters since vc_render_new (for tests, the benchmark and the
  * pipeline-statistics counters, EVENT_WRITE SAMPLE_PIPELINESTAT). */

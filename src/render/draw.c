@@ -139,6 +139,11 @@ void vc_render_set_threads(struct vc_render *r, unsigned n)
     r->threads = n;
 }
 
+void vc_render_set_block_path(struct vc_render *r, bool on)
+{
+    r->block_path_off = !on;
+}
+
 void vc_render_get_stats(const struct vc_render *r, struct vc_render_stats *out)
 {
     *out = r->stats;
@@ -717,8 +722,7 @@ static int on_block(void *ctx, const struct rs_block *b)
 }
 
 /* Whole blocks: the resolve's tile copy; the batched pixel stage's 64-pixel
- * batches (render_block_path_off: the per-pixel path only, for the tests
- * comparing the two). */
+ * batches (unless vc_render_set_block_path turned them off). */
 static bool block_path(const struct draw_ctx *d)
 {
     if (d->mode == V_CB_MODE__CB_RESOLVE)
