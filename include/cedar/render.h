@@ -148,13 +148,18 @@ struct vc_shader_ops {
      * the patch's n invocations at once (one thread group: R0 = r0[i] for
      * invocation i); the DS (the VS program) for one domain point, R0 = r0;
      * all see the patch through `sink`, the DS's exports go to out as the
-     * vertex stage's. */
+     * vertex stage's.  With a geometry shader as well (VGT_SHADER_STAGES_EN
+     * ES_EN ES_STAGE_DS), the DS runs as the ES (SQ_PGM_START_ES, ds_es:
+     * R0 = r0 as for ds) and writes its outputs into the ESGS ring through
+     * `ring` instead; optional (NULL: such a draw stops with an error). */
     int (*ls)(void *ctx, const struct vc_regs *regs, const struct vc_mem *mem, uint32_t index, uint32_t instance,
               uint32_t rel, const struct vc_tess_sink *sink, struct vc_draw_err *err);
     int (*hs)(void *ctx, const struct vc_regs *regs, const struct vc_mem *mem, const uint32_t (*r0)[4], unsigned n,
               const struct vc_tess_sink *sink, struct vc_draw_err *err);
     int (*ds)(void *ctx, const struct vc_regs *regs, const struct vc_mem *mem, const uint32_t r0[4],
               const struct vc_tess_sink *sink, struct vc_vertex_out *out, struct vc_draw_err *err);
+    int (*ds_es)(void *ctx, const struct vc_regs *regs, const struct vc_mem *mem, const uint32_t r0[4],
+                 const struct vc_tess_sink *sink, const struct vc_ring_sink *ring, struct vc_draw_err *err);
 };
 
 /* ---- the renderer ---------------------------------------------------------- */

@@ -1321,6 +1321,11 @@ int vc_render_draw(struct vc_render *r, const struct vc_regs *regs, const struct
         rs_fail(err, "render: no shader stages (out of memory when the renderer was made)");
         goto out;
     }
+    /* a stage combination the model does not take is named before the
+     * stages' programs are looked for */
+    struct tess_state ts;
+    if (tess_enabled(regs) && tess_state_init(&ts, regs, err))
+        goto out;
     if (r->shaders.begin && r->shaders.begin(r->shaders.ctx, regs, mem, d->shading, err))
         goto out;
     d->batched = d->shading && render_shade_batched(r);
@@ -1374,8 +1379,8 @@ int vc_render_draw(struct vc_render *r, const struct vc_regs *regs, const struct
         }
     }
     struct vgt_counts vc;
-    rc = gs_enabled(regs)     ? gs_draw(r, regs, mem, draw, draw_prim, d, &vc, err)
-         : tess_enabled(regs) ? tess_draw(r, regs, mem, draw, draw_prim, d, &vc, err)
+    rc = tess_enabled(regs) ? tess_draw(r, regs, mem, draw, draw_prim, d, &vc, err)   /* with or without a GS */
+         : gs_enabled(regs)   ? gs_draw(r, regs, mem, draw, draw_prim, d, &vc, err)
                               : vgt_run(regs, mem, draw, on_prim, d, &vc, err);
     r->stats.ia_vertices += vc.ia_vertices;
     r->stats.ia_primitives += vc.ia_primitives;
