@@ -139,6 +139,11 @@ void vc_render_set_threads(struct vc_render *r, unsigned n)
     r->threads = n;
 }
 
+void vc_render_set_block_path(struct vc_render *r, bool on)
+{
+    r->block_path_off = !on;
+}
+
 void vc_render_get_stats(const struct vc_render *r, struct vc_render_stats *out)
 {
     *out = r->stats;
@@ -739,8 +744,7 @@ static int on_block(void *ctx, const struct rs_block *b)
 }
 
 /* Whole blocks: the resolve's tile copy; the batched pixel stage's 64-pixel
- * batches (render_block_path_off: the per-pixel path only, for the tests
- * comparing the two). */
+ * batches (unless vc_render_set_block_path turned them off). */
 static bool block_path(const struct draw_ctx *d)
 {
     if (d->mode == V_CB_MODE__CB_RESOLVE)
@@ -1339,6 +1343,11 @@ int vc_render_draw(struct vc_render *r, const struct vc_regs *regs, const struct
         rs_fail(err, "render: no shader stages (out of memory when the renderer was made)");
         goto out;
     }
+    /* a stage combination the model does not take is named before the
+     * stages' programs are looked for */
+    struct tess_state ts;
+    if (tess_enabled(regs) && tess_state_init(&ts, regs, err))
+        goto out;
     if (r->shaders.begin && r->shaders.begin(r->shaders.ctx, regs, mem, d->shading, err))
         goto out;
     d->batched = d->shading && render_shade_batched(r);
@@ -1392,8 +1401,8 @@ int vc_render_draw(struct vc_render *r, const struct vc_regs *regs, const struct
         }
     }
     struct vgt_counts vc;
-    rc = gs_enabled(regs)     ? gs_draw(r, regs, mem, draw, draw_prim, d, &vc, err)
-         : tess_enabled(regs) ? tess_draw(r, regs, mem, draw, draw_prim, d, &vc, err)
+    rc = tess_enabled(regs) ? tess_draw(r, regs, mem, draw, draw_prim, d, &vc, err)   /* with or without a GS */
+         : gs_enabled(regs)   ? gs_draw(r, regs, mem, draw, draw_prim, d, &vc, err)
                               : vgt_run(regs, mem, draw, on_prim, d, &vc, err);
     r->stats.ia_vertices += vc.ia_vertices;
     r->stats.ia_primitives += vc.ia_primitives;
