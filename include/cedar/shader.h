@@ -455,7 +455,7 @@ const bool *eg_ps_batch_killed(const struct eg_ps_batch *b);
  * by lane as eg_run_ps_lanes takes them, and each group ends exactly as
  * eg_run_ps_lanes leaves it when run alone (NaNs included).  0, or 1 when
  * the groups must be run through eg_run_ps_lanes instead (it faults, and
- * says how, or it does what the wave does not: scratch memory, SEMANTIC
+ * says how, or it does what the wave does not: SEMANTIC
  * fetches); out is then undefined.  env and the program's words must stay
  * valid while the wave is used.  eg_wave_new: NULL when out of memory.
  * A wave is used by one thread at a time. */

@@ -18,7 +18,7 @@
  * why splitting a mask by groups gives each group its own.
  *
  * Anything the interpreter would fault on, and the few things not done
- * here (scratch memory, SEMANTIC fetches, CALL_FS), make the run return 1:
+ * here (SEMANTIC fetches, CALL_FS), make the run return 1:
  * the caller runs the groups through eg_run_ps_lanes, which reports the
  * fault with its message, or runs what is not done here. */
 #include <math.h>
@@ -73,6 +73,8 @@ struct eg_wave {
         unsigned n;         /* lanes[k][i][0 .. n-1] hold value (0: not a constant) */
     } lanes_const[EG_NSLOTS][3];
     union eg_vec4 fetch_src[N];     /* a TEX instruction's source in every lane, before it runs */
+    union eg_vec4 *scratch;         /* N x EG_SCRATCH_ELEMS, made at the first use */
+    unsigned scratch_hi;            /* elements 0 .. scratch_hi - 1 may be written in some lane */
     struct eg_tex_lod_memo lod_memo[N];     /* by the group's first lane */
 };
 
@@ -94,6 +96,7 @@ void eg_wave_free(struct eg_wave *w)
         if (w->clauses[i].pc != SIZE_MAX)
             wave_clause_free(&w->clauses[i].c);
     free(w->clauses);
+    free(w->scratch);
     free(w);
 }
 
@@ -504,6 +507,83 @@ static void set_reg(struct eg_wave *w, unsigned r, unsigned l, const union eg_ve
         w->gpr[r][c][l] = v->u[c];
 }
 
+/* ---------------------------------------------------------------- scratch */
+
+/* Lane l's scratch elements (interp.c lane_scratch: zeros before the run's
+ * first write, eg_wave_run clearing what the previous run wrote); NULL when
+ * out of memory. */
+static union eg_vec4 *lane_scratch(struct eg_wave *w, unsigned l)
+{
+    if (!w->scratch && !(w->scratch = calloc((size_t)N * EG_SCRATCH_ELEMS, sizeof *w->scratch)))
+        return NULL;
+    return w->scratch + (size_t)l * EG_SCRATCH_ELEMS;
+}
+
+/* MEM_SCRATCH (interp.c scratch_write) for the lanes A. */
+static int scratch_write(struct eg_wave *w, uint64_t A, uint32_t w0, uint32_t w1)
+{
+    if (G_SQ_CF_ALLOC_EXPORT_WORD0__ELEM_SIZE(w0) != 3 || G_SQ_CF_ALLOC_EXPORT_WORD0__RW_REL(w0))
+        return BAIL;
+    unsigned gpr = G_SQ_CF_ALLOC_EXPORT_WORD0__RW_GPR(w0), ig = G_SQ_CF_ALLOC_EXPORT_WORD0__INDEX_GPR(w0);
+    unsigned mask = G_SQ_CF_ALLOC_EXPORT_WORD1_BUF__COMP_MASK(w1);
+    unsigned burst = G_SQ_CF_ALLOC_EXPORT_WORD1_BUF__BURST_COUNT(w1);
+    bool indexed = G_SQ_CF_ALLOC_EXPORT_WORD0__TYPE(w0) & 1u;
+    if (gpr + burst >= NGPR)
+        return BAIL;
+    EACH_LANE(l, A) {
+        union eg_vec4 *sc = lane_scratch(w, l);
+        if (!sc)
+            return BAIL;
+        int64_t e = G_SQ_CF_ALLOC_EXPORT_WORD0__ARRAY_BASE(w0);
+        if (indexed)
+            e += (int32_t)w->gpr[ig][0][l];
+        for (unsigned b = 0; b <= burst; b++, e++) {
+            if (e < 0 || e >= EG_SCRATCH_ELEMS)
+                continue;
+            for (unsigned c = 0; c < 4; c++)
+                if ((mask >> c) & 1u)
+                    sc[e].u[c] = w->gpr[gpr + b][c][l];
+            if ((unsigned)e + 1 > w->scratch_hi)
+                w->scratch_hi = (unsigned)e + 1;
+        }
+    }
+    return 0;
+}
+
+/* READ_SCRATCH (fetch.c eg_exec_scratch_read) for the lanes A, on a copy of
+ * the registers it reads and writes (the words rewritten to name them R0
+ * and R1 ..). */
+static int scratch_read(struct eg_wave *w, const uint32_t words[4], uint64_t A)
+{
+    uint32_t ww[4];
+    memcpy(ww, words, sizeof ww);
+    unsigned sg = G_SQ_MEM_RD_WORD0__SRC_GPR(ww[0]), dg = G_SQ_MEM_RD_WORD1__DST_GPR(ww[1]);
+    unsigned burst = G_SQ_MEM_RD_WORD0__BURST_COUNT(ww[0]);
+    if (dg + burst >= NGPR)
+        return BAIL;
+    ww[0] = (ww[0] & ~SQ_MEM_RD_WORD0__SRC_GPR__MASK) | S_SQ_MEM_RD_WORD0__SRC_GPR(0);
+    ww[1] = (ww[1] & ~SQ_MEM_RD_WORD1__DST_GPR__MASK) | S_SQ_MEM_RD_WORD1__DST_GPR(1);
+    if (dg + burst + 1 > w->hw)
+        w->hw = dg + burst + 1;
+    EACH_LANE(l, A) {
+        union eg_vec4 r[2 + (SQ_MEM_RD_WORD0__BURST_COUNT__MASK >> 26)];
+        const union eg_vec4 *sc = lane_scratch(w, l);
+        char msg[160];
+        if (!sc)
+            return BAIL;
+        get_reg(w, sg, l, &r[0]);
+        for (unsigned b = 0; b <= burst; b++)
+            get_reg(w, dg + b, l, &r[1 + b]);
+        if (eg_exec_scratch_read(r, sc, ww, msg, sizeof msg))
+            return BAIL;
+        for (unsigned b = 0; b <= burst; b++)
+            set_reg(w, dg + b, l, &r[1 + b]);
+    }
+    return 0;
+}
+
+/* ---------------------------------------------------------------- fetch clauses */
+
 /* A TEX or VTX clause over the lanes A: each instruction through
  * eg_exec_tex / eg_exec_vtx for one lane at a time, on a copy of the two
  * registers it reads and writes (the words rewritten to name them R0, R1). */
@@ -527,8 +607,13 @@ static int run_fetch_clause(void *ctx, struct eg_cf *c, bool tex, size_t addr, u
             for (unsigned l = 0; l < w->n; l++)
                 get_reg(w, sg, l, &src[l]);
         } else {
+            if (G_SQ_VTX_WORD0__VTX_INST(ww[0]) == V_SQ_VTX_INST__MEM) {
+                if (scratch_read(w, ww, A))
+                    return BAIL;
+                continue;
+            }
             if (G_SQ_VTX_WORD0__VTX_INST(ww[0]) != V_SQ_VTX_INST__FETCH)
-                return BAIL;    /* SEMANTIC and scratch reads: the interpreter */
+                return BAIL;    /* SEMANTIC: the interpreter */
             sg = G_SQ_VTX_WORD0__SRC_GPR(ww[0]);
             dg = G_SQ_VTX_WORD1_GPR__DST_GPR(ww[1]);
             ww[0] = (ww[0] & ~SQ_VTX_WORD0__SRC_GPR__MASK) | S_SQ_VTX_WORD0__SRC_GPR(0);
@@ -565,8 +650,10 @@ static int run_export(void *ctx, struct eg_cf *c, uint32_t w0, uint32_t w1)
 {
     struct eg_wave *w = ctx;
     unsigned inst = G_SQ_CF_ALLOC_EXPORT_WORD1_SWIZ__CF_INST(w1);
+    if (inst == V_SQ_CF_INST__MEM_SCRATCH)
+        return c->active ? scratch_write(w, c->active, w0, w1) : 0;
     if (inst != V_SQ_CF_INST__EXPORT && inst != V_SQ_CF_INST__EXPORT_DONE)
-        return BAIL;    /* MEM_SCRATCH and the rest: the interpreter */
+        return BAIL;    /* the rest: the interpreter */
     if (!c->active)
         return 0;
     unsigned gpr = G_SQ_CF_ALLOC_EXPORT_WORD0__RW_GPR(w0);
@@ -659,6 +746,11 @@ int eg_wave_run(struct eg_wave *w, const struct eg_ps_input *in, unsigned n, uns
     memset(w->ps, 0, sizeof w->ps);
     memset(w->ar, 0, sizeof w->ar);
     memset(w->grad, 0, sizeof w->grad);
+    if (w->scratch_hi) {
+        for (unsigned l = 0; l < N; l++)
+            memset(w->scratch + (size_t)l * EG_SCRATCH_ELEMS, 0, w->scratch_hi * sizeof *w->scratch);
+        w->scratch_hi = 0;
+    }
     w->pred = w->killed = 0;
     uint64_t all = n == 64 ? ~0ull : (1ull << n) - 1;
     w->cur.prog = &w->prog;
