@@ -152,6 +152,7 @@ static unsigned run_and_compare(struct eg_ps_batch *b, const struct eg_program *
     rand_param(&par[0]);
     rand_param(&par[1]);
     assert_int_equal(eg_ps_batch_run(b, par, 2), 0);
+    bool any_killed = false;
     for (unsigned l = 0; l < n; l++) {
         struct eg_ps_input pin = {in[l], 2, par, 2};
         struct eg_ps_output o;
@@ -160,12 +161,14 @@ static unsigned run_and_compare(struct eg_ps_batch *b, const struct eg_program *
             fail_msg("program %d taken by the batch but refused per pixel: %s", it, err.msg);
         assert_int_equal(o.color_mask, eg_ps_batch_color_mask(b));
         assert_int_equal(o.killed, eg_ps_batch_killed(b)[l]);
+        any_killed |= o.killed;
         for (unsigned t = 0; t < 2; t++)
             for (unsigned c = 0; c < 4; c++)
                 if (o.color[t].u[c] != eg_ps_batch_color(b, t, c)[l])
                     fail_msg("program %d pixel %u colour %u.%c: per pixel 0x%08x, batch 0x%08x", it, l, t,
                              "xyzw"[c], o.color[t].u[c], eg_ps_batch_color(b, t, c)[l]);
     }
+    assert_int_equal(any_killed, eg_ps_batch_any_killed(b));
     return n;
 }
 

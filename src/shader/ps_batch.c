@@ -78,6 +78,7 @@ struct eg_ps_batch {
     uint8_t exported;           /* colour targets the exports write */
     uint8_t zero_in[NGPR];      /* per GPR: channels read before the program writes them (begin zeroes) */
     uint8_t pv_zero;            /* PV channels (bit 4: PS) read before any group wrote them */
+    bool can_kill;              /* a slot may kill (!slot_pure) */
     const uint32_t *color_at[8][4];  /* each colour channel's lanes: color[][] or a GPR's */
     /* per run */
     unsigned n;
@@ -331,6 +332,7 @@ static void plan_lanes(struct eg_ps_batch *b)
                 continue;
             s[k].to_pv = (pv_need >> k) & 1u;
             s[k].live = s[k].write || s[k].to_pv || !slot_pure(&s[k]);
+            b->can_kill |= !slot_pure(&s[k]);
         }
         for (int k = 0; k < EG_NSLOTS; k++)
             if (s[k].used)
@@ -574,6 +576,16 @@ static void run_group(struct eg_ps_batch *b, const struct bgroup *g, const struc
              * scalar operations), so the same bits */
             const v4f vp0 = {p0, p0, p0, p0}, vp10 = {p10, p10, p10, p10}, vp20 = {p20, p20, p20, p20};
             unsigned l = 0;
+            for (; l + 8 <= n; l += 8) {   /* two vectors per step: half the loop's own work */
+                v4f vi0, vi1, vj0, vj1;
+                memcpy(&vi0, &is[l], sizeof vi0);
+                memcpy(&vi1, &is[l + 4], sizeof vi1);
+                memcpy(&vj0, &js[l], sizeof vj0);
+                memcpy(&vj1, &js[l + 4], sizeof vj1);
+                v4f r0 = vp0 + vi0 * vp10 + vj0 * vp20, r1 = vp0 + vi1 * vp10 + vj1 * vp20;
+                memcpy(&res[l], &r0, sizeof r0);
+                memcpy(&res[l + 4], &r1, sizeof r1);
+            }
             for (; l + 4 <= n; l += 4) {
                 v4f vi, vj;
                 memcpy(&vi, &is[l], sizeof vi);
@@ -666,7 +678,8 @@ int eg_ps_batch_run(struct eg_ps_batch *b, const struct eg_ps_param *param, unsi
     /* color[][] needs no clearing: a channel no export writes stays as
      * calloc left it (0, what a MASK component reads), and every run writes
      * the others (all exports run) */
-    memset(b->killed, 0, sizeof b->killed);
+    if (b->can_kill)   /* else all false since calloc */
+        memset(b->killed, 0, sizeof b->killed);
     for (unsigned i = 0; i < b->nsteps; i++) {
         if (b->steps[i].kind == STEP_GROUP)
             run_group(b, &b->groups[b->steps[i].index], param);
@@ -689,4 +702,14 @@ const uint32_t *eg_ps_batch_color(const struct eg_ps_batch *b, unsigned target, 
 const bool *eg_ps_batch_killed(const struct eg_ps_batch *b)
 {
     return b->killed;
+}
+
+bool eg_ps_batch_any_killed(const struct eg_ps_batch *b)
+{
+    if (!b->can_kill)
+        return false;
+    for (unsigned l = 0; l < b->n; l++)
+        if (b->killed[l])
+            return true;
+    return false;
 }
