@@ -102,8 +102,6 @@ void cb_resolve_pixel(const struct cb_target *src, struct cb_target *dst, unsign
     cb_copy_el(cb_plane_ptr(dst, x, y, 0), out, dst->bpe);
 }
 
-typedef uint32_t fill_word4 __attribute__((vector_size(4 * sizeof(uint32_t))));   /* GCC / Clang vectors */
-
 int cb_resolve_cleared_tile(const struct cb_target *src, struct cb_target *dst, unsigned x, unsigned y)
 {
     if (x + 8 > src->width || y + 8 > src->height || x + 8 > dst->width || y + 8 > dst->height)
@@ -132,17 +130,12 @@ int cb_resolve_cleared_tile(const struct cb_target *src, struct cb_target *dst, 
         unsigned per_run = dst->per_run;
         if (dst->bpe == 4) {
             /* the tile's 64 elements, a run's worth copied at a time */
-            uint32_t v;
-            memcpy(&v, el, 4);
             if (per_run == 64) {
-                /* one run (2D tiling's usual micro tile): sixteen 16-byte
-                 * stores of the element four times */
-                const fill_word4 four = {v, v, v, v};
-                uint8_t *to = dst->mem + run[0];
-                for (unsigned i = 0; i < 16; i++)
-                    memcpy(to + 16 * i, &four, 16);
+                cb_fill_run4(dst->mem + run[0], el);
                 return 1;
             }
+            uint32_t v;
+            memcpy(&v, el, 4);
             uint32_t tile[64];
             for (unsigned i = 0; i < 64; i++)
                 tile[i] = v;
