@@ -37,6 +37,18 @@ check_eq "other files pass through" "$("$RUN" -- cat tests/lib.sh | md5sum)" "$(
 mkdir -p "$tmp/t"
 TMPDIR="$tmp/t" "$RUN" -- true
 check_eq "the device tree is removed afterwards" "$(ls -A "$tmp/t")" ""
+# Without TMPDIR the tree lives in memory when /dev/shm is a tmpfs (on a disk
+# file system each run's files cost synchronous writes and discards).
+root=$(env -u TMPDIR "$RUN" -- sh -c 'echo "$CEDAR_RUN_ROOT"; stat -f -c %T "$CEDAR_RUN_ROOT"')
+if [ "$(stat -f -c %T /dev/shm 2>/dev/null)" = tmpfs ] && [ -w /dev/shm ]; then
+    check_eq "no TMPDIR: the tree is made in /dev/shm, a tmpfs" \
+        "$(printf '%s' "$root" | sed 's/cedar-run\.[A-Za-z0-9]*/cedar-run.X/' | tr '\n' ' ')" \
+        "/dev/shm/cedar-run.X tmpfs"
+else
+    check "no TMPDIR and no writable tmpfs /dev/shm: the tree is made in /tmp" \
+        sh -c "printf '%s' '$root' | grep -q '^/tmp/cedar-run\.'"
+fi
+check "no TMPDIR: the tree is removed afterwards" test ! -e "$(printf '%s' "$root" | head -1)"
 
 # cedar-msaa takes the kernel path (no --device) and gets the virtual frame.
 if status_is 0 "$RUN" --capture "$tmp/cap" -- "$MSAA" --out "$tmp/kernel"; then

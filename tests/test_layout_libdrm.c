@@ -631,6 +631,49 @@ static void test_miptrees(void **state)
     assert_true(cases > 1000);
 }
 
+/* A depth/stencil buffer as Mesa r600 allocates it (Z24S8: 4-byte depth,
+ * RADEON_SURF_ZBUFFER | SBUFFER): libdrm lays out the stencil as a surface
+ * of its own with 1-byte elements, so at 1D its pitch is that of an 8-bit
+ * 1D surface (a multiple of 32 pixels on the HD 7350) while the depth's is
+ * a multiple of 8.  Mesa programs DB_DEPTH_SIZE from the depth level and
+ * the stencil sampler view from the stencil level; the DB addresses both
+ * planes at DB_DEPTH_SIZE's pitch (test_render_depth's
+ * test_stencil_plane_pitch), so a stencil sampled by Mesa disagrees with
+ * what the DB wrote below 32-pixel multiples (tests/piglit/msaa.expected).
+ * Checked here: libdrm's two pitches are cedar_surface_layout()'s for
+ * 4- and 1-byte 1D surfaces, and differ exactly off 32-pixel multiples. */
+static void test_depth_stencil_pitches(void **state)
+{
+    (void)state;
+    struct cedar_tiling t;
+    assert_int_equal(cedar_tiling_from_config(CEDAR_HD7350_TILING_CONFIG, &t), 0);
+    struct radeon_surface_manager *man = fake_cedar(CEDAR_HD7350_TILING_CONFIG);
+    static const unsigned widths[] = {8, 16, 24, 32, 40, 64, 100, 256};
+    unsigned differ = 0;
+    for (unsigned i = 0; i < sizeof widths / sizeof widths[0]; i++) {
+        struct radeon_surface s;
+        drm_request(&s, widths[i], 16, 4, 1, RADEON_SURF_ZBUFFER | RADEON_SURF_SBUFFER, RADEON_SURF_MODE_1D);
+        assert_int_equal(radeon_surface_best(man, &s), 0);
+        assert_int_equal(radeon_surface_init(man, &s), 0);
+        assert_int_equal(s.level[0].mode, RADEON_SURF_MODE_1D);
+        assert_int_equal(s.stencil_level[0].mode, RADEON_SURF_MODE_1D);
+        struct cedar_surface_req rz = {widths[i], 16, 4, 1, CEDAR_MODE_1D_THIN, false, false};
+        struct cedar_surface_req rs = rz;
+        rs.bpe = 1;
+        struct cedar_surface z, st;
+        struct cedar_layout_err e = {{0}};
+        assert_int_equal(cedar_surface_layout(&rz, &t, &z, &e), 0);
+        assert_int_equal(cedar_surface_layout(&rs, &t, &st, &e), 0);
+        assert_int_equal(s.level[0].nblk_x, z.aligned_width);
+        assert_int_equal(s.stencil_level[0].nblk_x, st.aligned_width);
+        bool apart = s.level[0].nblk_x != s.stencil_level[0].nblk_x;
+        assert_int_equal(apart, widths[i] % 32 != 0);
+        differ += apart;
+    }
+    assert_int_equal(differ, 5);
+    radeon_surface_manager_free(man);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -639,6 +682,7 @@ int main(void)
         cmocka_unit_test(test_all_configs_random),
         cmocka_unit_test(test_cli_json_vs_libdrm),
         cmocka_unit_test(test_miptrees),
+        cmocka_unit_test(test_depth_stencil_pitches),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -187,13 +187,19 @@ static void set_depth_control(struct rig *g, uint32_t v)
     scene_set_reg(g->regs, REG_DB_DEPTH_CONTROL, v);
 }
 
-/* Byte offset of pixel (x, y) of a 1D-tiled single-sample surface, by hand:
- * micro tiles of 8x8 pixels row-major, pixel index bits x0 y0 x1 y1 x2 y2. */
-static size_t hand_1d_addr(unsigned x, unsigned y, unsigned bpe)
+/* Byte offset of pixel (x, y) of a 1D-tiled single-sample surface `pitch`
+ * pixels wide, by hand: micro tiles of 8x8 pixels row-major, pixel index
+ * bits x0 y0 x1 y1 x2 y2. */
+static size_t hand_1d_addr_pitch(unsigned x, unsigned y, unsigned bpe, unsigned pitch)
 {
     unsigned idx = (x & 1) | (y & 1) << 1 | (x >> 1 & 1) << 2 | (y >> 1 & 1) << 3 | (x >> 2 & 1) << 4 |
                    (y >> 2 & 1) << 5;
-    return ((size_t)(y / 8) * (W / 8) + x / 8) * 64 * bpe + (size_t)idx * bpe;
+    return ((size_t)(y / 8) * (pitch / 8) + x / 8) * 64 * bpe + (size_t)idx * bpe;
+}
+
+static size_t hand_1d_addr(unsigned x, unsigned y, unsigned bpe)
+{
+    return hand_1d_addr_pitch(x, y, bpe, W);
 }
 
 static uint32_t depth24_at(const struct rig *g, unsigned x, unsigned y)
@@ -346,6 +352,49 @@ static void test_stencil_ops(void **state)
     scene_set_reg(g.regs, REG_DB_STENCILREFMASK_BF, S_DB_STENCILREFMASK_BF__STENCILWRITEMASK_BF(0xFF));
     draw(&g);
     assert_int_equal(stencil_at(&g, 3, 60), 0);
+    rig_free(&g);
+}
+
+/* The DB has one pitch, DB_DEPTH_SIZE's, for both planes: a 16-pixel-wide
+ * 1D depth/stencil buffer keeps its stencil in micro-tile rows of 2 tiles
+ * (128 bytes), although an 8-bit 1D surface on its own would be padded to
+ * 32 pixels (libdrm eg_surface_init_1d: pipe interleave / (8 x 1 byte)).
+ * Sources: Mesa ac_surface.c ("DB uses the depth pitch for both stencil and
+ * depth", the stencil_adjusted plane that cannot be sampled), the radeon
+ * kernel's evergreen_cs_track_validate_stencil (the stencil sized from
+ * DB_DEPTH_SIZE's pitch with 1-byte elements), addrlib's
+ * HwlGetPitchAlignmentMicroTiled (a depth+stencil pitch padded as 8 bpp for
+ * the stencil's sake).  Mesa r600 on libdrm samples this plane at libdrm's
+ * 32-pixel pitch: tests/piglit/msaa.expected. */
+static void test_stencil_plane_pitch(void **state)
+{
+    (void)state;
+    struct rig g;
+    rig_init(&g, V_DB_Z_FORMAT__Z_24);
+    const unsigned side = 16;
+    scene_set_reg(g.regs, REG_DB_DEPTH_SIZE, S_DB_DEPTH_SIZE__PITCH_TILE_MAX(side / 8 - 1) |
+                                               S_DB_DEPTH_SIZE__HEIGHT_TILE_MAX(side / 8 - 1));
+    big_triangle(&g, 0.0f, 0.0f, 0.0f, true);
+    /* each pixel a value of its own (REPLACE under a one-pixel scissor) */
+    for (unsigned y = 0; y < side; y++)
+        for (unsigned x = 0; x < side; x++) {
+            scene_set_reg(g.regs, REG_PA_SC_GENERIC_SCISSOR_TL, y << 16 | x);
+            scene_set_reg(g.regs, REG_PA_SC_GENERIC_SCISSOR_BR, (y + 1) << 16 | (x + 1));
+            stencil_replace(&g, (1 + x + side * y) & 0xFF);
+            draw(&g);
+        }
+    for (unsigned y = 0; y < side; y++)
+        for (unsigned x = 0; x < side; x++) {
+            uint8_t want = (uint8_t)(1 + x + side * y);
+            uint8_t got = g.mem[STENCIL_OFF + hand_1d_addr_pitch(x, y, 1, side)];
+            if (got != want)
+                fail_msg("pixel %u,%u: stencil %u at its 16-pixel-pitch address, want %u", x, y, got, want);
+        }
+    /* nothing past the 256 bytes of a 16x16 plane: at a 32-pixel pitch the
+     * second row of micro tiles would start at byte 256 */
+    for (unsigned b = side * side; b < 2 * side * side; b++)
+        if (g.mem[STENCIL_OFF + b])
+            fail_msg("byte %u of the stencil plane written: the DB used a wider pitch", b);
     rig_free(&g);
 }
 
@@ -658,7 +707,8 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_depth_less),        cmocka_unit_test(test_depth_plane),
-        cmocka_unit_test(test_stencil_ops),       cmocka_unit_test(test_depth_export),
+        cmocka_unit_test(test_stencil_ops),       cmocka_unit_test(test_stencil_plane_pitch),
+        cmocka_unit_test(test_depth_export),
         cmocka_unit_test(test_stencil_export),
         cmocka_unit_test(test_depth_only_draw),   cmocka_unit_test(test_htile),
         cmocka_unit_test(test_depth_sample_order), cmocka_unit_test(test_depth_copy),
