@@ -52,6 +52,12 @@ struct bslot {
 
 struct bgroup {
     struct bslot s[EG_NSLOTS];
+    /* plan_lanes: each source's lanes where they are fixed (a GPR, PV or PS
+     * read as it is), else the buffer read_lanes fills (src_fill lists
+     * those it fills per run, as slot * 3 + source); the slots to compute */
+    const uint32_t *src[EG_NSLOTS][3];
+    uint8_t src_fill[EG_NSLOTS * 3], nfill;
+    uint8_t live[EG_NSLOTS], nlive;
 };
 
 struct bexport {
@@ -398,6 +404,28 @@ static void plan_lanes(struct eg_ps_batch *b)
             for (int c = 0; c < 4; c++)
                 e->copy[k][c] = e->sel[c] <= V_SQ_INST_SEL__W && ((later[e->gpr + k] >> e->sel[c]) & 1u);
     }
+    /* each group's source table and slot list */
+    for (unsigned i = 0; i < b->ngroups; i++) {
+        struct bgroup *g = &b->groups[i];
+        g->nfill = g->nlive = 0;
+        for (int k = 0; k < EG_NSLOTS; k++) {
+            for (unsigned n = 0; n < 3; n++)
+                g->src[k][n] = b->src[k][n]; /* a source not read here: its lanes as they were */
+            if (!g->s[k].used)
+                continue;
+            if (g->s[k].live)
+                g->live[g->nlive++] = (uint8_t)k;
+            for (unsigned n = 0; n < g->s[k].nread; n++) {
+                const struct wsrc *w = &g->s[k].src[n];
+                if (w->abs || w->neg || w->kind == WS_VALUE)
+                    g->src_fill[g->nfill++] = (uint8_t)(k * 3 + n);
+                else
+                    g->src[k][n] = w->kind == WS_GPR ? b->gpr[w->gpr][w->chan]
+                                   : w->kind == WS_PV ? b->pv[w->chan]
+                                                      : b->ps;
+            }
+        }
+    }
     /* forwards: the last export writing a channel says where it is */
     for (unsigned i = 0; i < b->nsteps; i++) {
         if (b->steps[i].kind != STEP_EXPORT)
@@ -543,18 +571,16 @@ static void run_group(struct eg_ps_batch *b, const struct bgroup *g, const struc
 {
     const struct bslot *s = g->s;
     unsigned n = b->n;
-    /* sources, with PV / PS as the previous group left them */
+    /* sources, with PV / PS as the previous group left them: the fixed
+     * ones from the plan, the others filled (REDUCE reads all four slots') */
     const uint32_t *src[EG_NSLOTS][3];
-    for (int k = 0; k < EG_NSLOTS; k++)
-        for (unsigned i = 0; i < 3; i++)
-            src[k][i] = b->src[k][i]; /* a source not read here: its lanes as they were (REDUCE reads all four slots') */
-    for (int k = 0; k < EG_NSLOTS; k++)
-        if (s[k].used)
-            for (unsigned i = 0; i < s[k].nread; i++)
-                src[k][i] = read_lanes(b, &s[k].src[i], b->src[k][i], (const uint32_t(*)[N])b->pv, b->ps);
-    for (int k = 0; k < EG_NSLOTS; k++) {
-        if (!s[k].used || !s[k].live)
-            continue;
+    memcpy(src, g->src, sizeof src);
+    for (unsigned f = 0; f < g->nfill; f++) {
+        unsigned k = g->src_fill[f] / 3, i = g->src_fill[f] % 3;
+        src[k][i] = read_lanes(b, &s[k].src[i], b->src[k][i], (const uint32_t(*)[N])b->pv, b->ps);
+    }
+    for (unsigned j = 0; j < g->nlive; j++) {
+        unsigned k = g->live[j];
         const struct bslot *sl = &s[k];
         uint32_t *res = sl->direct ? b->gpr[sl->dst_gpr][sl->dst_chan] : b->res[k];
         bool *intr = b->int_result[k];
@@ -638,9 +664,8 @@ static void run_group(struct eg_ps_batch *b, const struct bgroup *g, const struc
                 if (!intr[l])
                     res[l] = alu_out_mod(sl->omod, sl->clamp, res[l]);
     }
-    for (int k = 0; k < EG_NSLOTS; k++) {
-        if (!s[k].used || !s[k].live)
-            continue;
+    for (unsigned j = 0; j < g->nlive; j++) {
+        unsigned k = g->live[j];
         const uint32_t *res = s[k].direct ? b->gpr[s[k].dst_gpr][s[k].dst_chan] : b->res[k];
         if (s[k].write && !s[k].direct)
             memcpy(b->gpr[s[k].dst_gpr][s[k].dst_chan], res, n * sizeof(uint32_t));
