@@ -204,6 +204,17 @@ struct cb_target {
     bool meta_apart;
     struct cb_addr_cache *ac;     /* -> ac_store (written through const targets) */
     struct cb_addr_cache ac_store;
+    /* resolve.c's facts of a resolve into this target that hold for every
+     * tile, from the source they were found for (its address and clear
+     * words; NULL: none yet) */
+    struct cb_resolve_facts {
+        const struct cb_target *src;
+        uint32_t clear_word[2];
+        bool same8;               /* same 8-bit UNORM layout: elements copied as they are */
+        bool tiles;               /* cb_resolve_tile's conditions on the two targets */
+        bool frag0;               /* cb_resolve_fragment0_tile's */
+        uint8_t clear_el[16];     /* a fast-cleared source tile's pixels, as this target stores them */
+    } resolve;
 };
 
 /* Copy one element of bpe bytes (4 for every 8-bit RGBA target: a fixed
