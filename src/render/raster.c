@@ -529,9 +529,11 @@ static int scan(const struct rs_state *s, const struct rs_vertex vin[3], rs_pixe
             continue;
         }
         for (int y = by; y < bye; y++) {
-            for (int x = bx; x < bxe; x++) {
-                int64_t ec[3];
-                centre_values(&t, x, y, ec);
+            /* the centres' edge values stepped along the row (exact integers) */
+            int64_t ec[3];
+            centre_values(&t, bx, y, ec);
+            const int64_t s0 = e[0].a * GRID_ONE, s1 = e[1].a * GRID_ONE, s2 = e[2].a * GRID_ONE;
+            for (int x = bx; x < bxe; x++, ec[0] += s0, ec[1] += s1, ec[2] += s2) {
                 uint32_t cov = full ? all : pixel_samples(&t, ns, ec);
                 cov &= s->aa_mask[(y & 1) * 2 + (x & 1)];
                 if (!cov)
