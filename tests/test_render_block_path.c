@@ -108,7 +108,7 @@ static void render_trial_ps(struct scene *sc, unsigned ns, const struct trial *t
         memcpy(sc->mem + (at - sc->gpu_base), vs_override->dw, vs_override->ndw * 4);
         scene_set_reg(sc->regs, REG_SQ_PGM_START_VS, (uint32_t)(at >> 8));
     }
-    sc->r->block_path_off = !block_path;
+    vc_render_set_block_path(sc->r, block_path);
     vc_render_set_threads(sc->r, t->threads);
     memcpy(sc->mem + (sc->color_addr - sc->gpu_base) + sc->lay.fmask.offset, fmask_fill, sc->lay.fmask.surf.size);
     if (t->per_sample)

@@ -20,8 +20,12 @@
  *   than rounding (a hole or an overlap would show the clear colour or a
  *   seam); 3 LS and 7 DS runs;
  * - an outer level 0: the patch is culled, nothing drawn;
+ * - the DS into a geometry shader (ES_EN ES_STAGE_DS: the DS is the ES,
+ *   writing the ESGS ring; gs_programs.c's pass-through GS and copy
+ *   shader): at levels 1 and 2 the same bytes as without the GS, one GS
+ *   invocation per tessellated triangle;
  * - what the model does not take stops the draw with its name: fractional
- *   spacing, the DS into a geometry shader, an LDS opcode not modelled. */
+ *   spacing, GS_EN without the GS scenario, an LDS opcode not modelled. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stdbool.h>
@@ -34,6 +38,7 @@
 
 #include "cedar/render.h"
 #include "cedar/shader.h"
+#include "tests/common/gs_programs.h"
 #include "tests/common/render_scene.h"
 #include "tests/common/test_util.h"
 
@@ -81,8 +86,9 @@ static size_t build_ls(unsigned lds_op, uint32_t *w, size_t cap)
 }
 
 /* DS: control point k's position in R(5 + 2k), colour in R(6 + 2k); then
- * R11 = u P0 + v P1 + w P2, R12 the colours alike; exported. */
-static size_t build_ds(unsigned color_param, uint32_t *w, size_t cap)
+ * R11 = u P0 + v P1 + w P2, R12 the colours alike; exported, or (to_ring:
+ * the DS run as the ES) written to the ESGS ring at dwords 0 and 4. */
+static size_t build_ds(unsigned color_param, bool to_ring, uint32_t *w, size_t cap)
 {
     struct eg_asm a;
     size_t n;
@@ -106,10 +112,17 @@ static size_t build_ds(unsigned color_param, uint32_t *w, size_t cap)
             alu(&a, true, V_SQ_ALU_OP3__MULADD_IEEE, 11 + o, c, eg_src_gpr(7 + o, c), wv, eg_src_gpr(11 + o, c), true);
             alu(&a, true, V_SQ_ALU_OP3__MULADD_IEEE, 11 + o, c, eg_src_gpr(9 + o, c), ww, eg_src_gpr(11 + o, c), true);
         }
-    eg_asm_export(&a, &(struct eg_export){ .type = V_SQ_EXPORT_TYPE__POS, .array_base = V_SQ_EXPORT_ARRAY_BASE__POS0,
-                                           .gpr = 11, .sel = EG_SWZ_XYZW, .done = true });
-    eg_asm_export(&a, &(struct eg_export){ .type = V_SQ_EXPORT_TYPE__PARAM, .array_base = color_param, .gpr = 12,
-                                           .sel = EG_SWZ_XYZW, .done = true });
+    if (to_ring) {
+        gsp_ring_write(&a, 0, 0, 11, 0);
+        gsp_ring_write(&a, 0, 4, 12, 0);
+        eg_asm_cf(&a, V_SQ_CF_INST__NOP);
+    } else {
+        eg_asm_export(&a, &(struct eg_export){ .type = V_SQ_EXPORT_TYPE__POS,
+                                               .array_base = V_SQ_EXPORT_ARRAY_BASE__POS0, .gpr = 11,
+                                               .sel = EG_SWZ_XYZW, .done = true });
+        eg_asm_export(&a, &(struct eg_export){ .type = V_SQ_EXPORT_TYPE__PARAM, .array_base = color_param,
+                                               .gpr = 12, .sel = EG_SWZ_XYZW, .done = true });
+    }
     if (eg_asm_finish(&a, true, w, cap, &n))
         fail_msg("DS: %s", a.err);
     return n;
@@ -154,7 +167,8 @@ struct tess_opts {
     float outer, inner;
     unsigned partitioning;
     unsigned lds_op;      /* the LS's store */
-    bool with_gs;
+    bool with_gs;         /* the DS into a pass-through GS (gs_programs.c) */
+    bool gs_mode_off;     /* ... with VGT_GS_MODE left off */
 };
 
 static uint32_t saved_vs;
@@ -177,11 +191,20 @@ static void tess_on(struct scene *sc, unsigned color_param, const struct tess_op
     n = build_hs(o->outer, o->inner, w);
     memcpy(area + 0x400, w, n * 4);
     scene_set_reg(sc->regs, REG_SQ_PGM_START_HS, (uint32_t)((gpu + 0x400) >> 8));
-    n = build_ds(color_param, w, 1024);
+    n = build_ds(color_param, o->with_gs, w, 1024);
     assert_true(n * 4 <= 0x1000);
     memcpy(area + 0x800, w, n * 4);
     saved_vs = sc->regs->context[(REG_SQ_PGM_START_VS - SPACE_CONTEXT_START) / 4];
-    scene_set_reg(sc->regs, REG_SQ_PGM_START_VS, (uint32_t)((gpu + 0x800) >> 8));
+    if (o->with_gs) {
+        /* the DS as the ES; the GS, copy shader (as the VS) and rings after it */
+        scene_set_reg(sc->regs, REG_SQ_PGM_START_ES, (uint32_t)((gpu + 0x800) >> 8));
+        assert_true(AREA + 0x1800 + 0x1400 <= 0x4000);
+        gsp_install(sc, area + 0x1800, gpu + 0x1800, GS_PASS, color_param);
+        if (o->gs_mode_off)
+            scene_set_reg(sc->regs, REG_VGT_GS_MODE, 0);
+    } else {
+        scene_set_reg(sc->regs, REG_SQ_PGM_START_VS, (uint32_t)((gpu + 0x800) >> 8));
+    }
     scene_set_reg(sc->regs, REG_VGT_LS_HS_CONFIG, S_VGT_LS_HS_CONFIG__NUM_PATCHES(1) |
                                                       S_VGT_LS_HS_CONFIG__HS_NUM_INPUT_CP(3) |
                                                       S_VGT_LS_HS_CONFIG__HS_NUM_OUTPUT_CP(1));
@@ -267,7 +290,7 @@ static void compare(const struct tess_opts *o, struct diff *d, struct vc_render_
 static void level1_is_the_triangle(void **state)
 {
     (void)state;
-    const struct tess_opts o = { 1.0f, 1.0f, V_VGT_TF_PARAM_PARTITIONING__PART_INTEGER, V_SQ_LDS_OP__WRITE_REL, false };
+    const struct tess_opts o = { 1.0f, 1.0f, V_VGT_TF_PARAM_PARTITIONING__PART_INTEGER, V_SQ_LDS_OP__WRITE_REL, false, false };
     struct diff d;
     struct vc_render_stats st;
     compare(&o, &d, &st);
@@ -279,7 +302,7 @@ static void level1_is_the_triangle(void **state)
 static void level2_covers_the_same_area(void **state)
 {
     (void)state;
-    const struct tess_opts o = { 2.0f, 2.0f, V_VGT_TF_PARAM_PARTITIONING__PART_INTEGER, V_SQ_LDS_OP__WRITE_REL, false };
+    const struct tess_opts o = { 2.0f, 2.0f, V_VGT_TF_PARAM_PARTITIONING__PART_INTEGER, V_SQ_LDS_OP__WRITE_REL, false, false };
     struct diff d;
     struct vc_render_stats st;
     compare(&o, &d, &st);
@@ -295,13 +318,63 @@ static void level2_covers_the_same_area(void **state)
 static void outer_zero_culls(void **state)
 {
     (void)state;
-    const struct tess_opts o = { 0.0f, 4.0f, V_VGT_TF_PARAM_PARTITIONING__PART_INTEGER, V_SQ_LDS_OP__WRITE_REL, false };
+    const struct tess_opts o = { 0.0f, 4.0f, V_VGT_TF_PARAM_PARTITIONING__PART_INTEGER, V_SQ_LDS_OP__WRITE_REL, false, false };
     struct diff d;
     struct vc_render_stats st;
     compare(&o, &d, &st);
     assert_true(d.centre_is_clear);
     assert_true(d.pixels > 1000);
     assert_int_equal(st.vertices, 3 + 0 + 3);   /* the LS ran, no DS */
+}
+
+/* Frames of the scene tessellated under o, with and without a pass-through
+ * GS after the DS (the DS then the ES, writing the ESGS ring): the same
+ * bytes, and one GS invocation per tessellated triangle. */
+static void through_gs(float level, unsigned triangles)
+{
+    const struct tess_opts plain = { level, level, V_VGT_TF_PARAM_PARTITIONING__PART_INTEGER, V_SQ_LDS_OP__WRITE_REL,
+                                     false, false };
+    struct tess_opts gs = plain;
+    gs.with_gs = true;
+    struct scene a, b;
+    struct eg_demo_shaders sh;
+    char why[200] = "";
+    scene_start(&a, &sh);
+    tess_on(&a, sh.color_param, &plain);
+    if (scene_render(&a, why))
+        fail_msg("tessellated: %s", why);
+    scene_start(&b, &sh);
+    tess_on(&b, sh.color_param, &gs);
+    if (scene_render(&b, why))
+        fail_msg("tessellated into a GS: %s", why);
+    struct vc_render_stats st;
+    vc_render_get_stats(b.r, &st);
+    assert_int_equal(st.gs_invocations, triangles);
+    assert_int_equal(st.gs_primitives, triangles);
+    uint8_t *fa = frame(&a), *fb = frame(&b);
+    /* the triangle is there */
+    assert_memory_not_equal(fa + ((size_t)360 * W + 640) * 4, a.clear_bgra, 4);
+    size_t differ = 0;
+    for (size_t i = 0; i < (size_t)W * FB_H; i++)
+        differ += memcmp(fa + 4 * i, fb + 4 * i, 4) != 0;
+    if (differ)
+        fail_msg("level %g: %zu pixels differ with the GS", (double)level, differ);
+    free(fa);
+    free(fb);
+    scene_free(&a);
+    scene_free(&b);
+}
+
+static void level1_through_a_gs(void **state)
+{
+    (void)state;
+    through_gs(1.0f, 1);
+}
+
+static void level2_through_a_gs(void **state)
+{
+    (void)state;
+    through_gs(2.0f, 6);
 }
 
 static void refused(const struct tess_opts *o, const char *want)
@@ -321,12 +394,13 @@ static void refused_state_is_named(void **state)
 {
     (void)state;
     const unsigned I = V_VGT_TF_PARAM_PARTITIONING__PART_INTEGER;
-    refused(&(struct tess_opts){ 3.0f, 3.0f, V_VGT_TF_PARAM_PARTITIONING__PART_FRAC_ODD, V_SQ_LDS_OP__WRITE_REL, false },
+    refused(&(struct tess_opts){ 3.0f, 3.0f, V_VGT_TF_PARAM_PARTITIONING__PART_FRAC_ODD, V_SQ_LDS_OP__WRITE_REL, false, false },
             "fractional_odd spacing is not modelled");
-    refused(&(struct tess_opts){ 1.0f, 1.0f, I, V_SQ_LDS_OP__WRITE_REL, true }, "geometry shader");
-    refused(&(struct tess_opts){ 1.0f, 1.0f, I, V_SQ_LDS_OP__WRITE2, false },
+    refused(&(struct tess_opts){ 1.0f, 1.0f, I, V_SQ_LDS_OP__WRITE_REL, true, true },
+            "with GS_EN, VGT_GS_MODE not GS_SCENARIO_G");
+    refused(&(struct tess_opts){ 1.0f, 1.0f, I, V_SQ_LDS_OP__WRITE2, false, false },
             "shader LS PC 1 (clause instruction at");
-    refused(&(struct tess_opts){ 1.0f, 1.0f, I, V_SQ_LDS_OP__WRITE2, false },
+    refused(&(struct tess_opts){ 1.0f, 1.0f, I, V_SQ_LDS_OP__WRITE2, false, false },
             "unsupported LDS instruction LDS_WRITE2 (0x0f)");
 }
 
@@ -336,6 +410,8 @@ int main(void)
         cmocka_unit_test(level1_is_the_triangle),
         cmocka_unit_test(level2_covers_the_same_area),
         cmocka_unit_test(outer_zero_culls),
+        cmocka_unit_test(level1_through_a_gs),
+        cmocka_unit_test(level2_through_a_gs),
         cmocka_unit_test(refused_state_is_named),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -148,13 +148,18 @@ struct vc_shader_ops {
      * the patch's n invocations at once (one thread group: R0 = r0[i] for
      * invocation i); the DS (the VS program) for one domain point, R0 = r0;
      * all see the patch through `sink`, the DS's exports go to out as the
-     * vertex stage's. */
+     * vertex stage's.  With a geometry shader as well (VGT_SHADER_STAGES_EN
+     * ES_EN ES_STAGE_DS), the DS runs as the ES (SQ_PGM_START_ES, ds_es:
+     * R0 = r0 as for ds) and writes its outputs into the ESGS ring through
+     * `ring` instead; optional (NULL: such a draw stops with an error). */
     int (*ls)(void *ctx, const struct vc_regs *regs, const struct vc_mem *mem, uint32_t index, uint32_t instance,
               uint32_t rel, const struct vc_tess_sink *sink, struct vc_draw_err *err);
     int (*hs)(void *ctx, const struct vc_regs *regs, const struct vc_mem *mem, const uint32_t (*r0)[4], unsigned n,
               const struct vc_tess_sink *sink, struct vc_draw_err *err);
     int (*ds)(void *ctx, const struct vc_regs *regs, const struct vc_mem *mem, const uint32_t r0[4],
               const struct vc_tess_sink *sink, struct vc_vertex_out *out, struct vc_draw_err *err);
+    int (*ds_es)(void *ctx, const struct vc_regs *regs, const struct vc_mem *mem, const uint32_t r0[4],
+                 const struct vc_tess_sink *sink, const struct vc_ring_sink *ring, struct vc_draw_err *err);
 };
 
 /* ---- the renderer ---------------------------------------------------------- */
@@ -166,7 +171,8 @@ struct vc_render;
 struct vc_render *vc_render_new(void);
 void vc_render_free(struct vc_render *r);
 
-/* Replace the shader stages (tests; *ops is copied).  NULL restores the
+/* Replace the shader stages with another implementation (*ops is copied,
+ * e.g. one that counts or records what it runs).  NULL restores the
  * default. */
 void vc_render_set_shaders(struct vc_render *r, const struct vc_shader_ops *ops);
 
@@ -191,6 +197,13 @@ int vc_render_streamout(struct vc_render *r, const struct vc_regs *regs, const s
  * hardware's pipes share screen tiles): 0 (the default) one per online CPU,
  * 1 none.  The result is the same whatever the count. */
 void vc_render_set_threads(struct vc_render *r, unsigned n);
+
+/* Whether a fully covered 8x8 block of a normal draw goes to the pixel
+ * shader as one 64-pixel batch with its weights stepped from the
+ * rasteriser's edge values (true, the default) or pixel by pixel, the
+ * reference path the block path stands for (false: slower, the same
+ * bytes; to check the one against the other). */
+void vc_render_set_block_path(struct vc_render *r, bool on);
 
 /* Counters since vc_render_new (for tests, the benchmark and the
  * pipeline-statistics counters, EVENT_WRITE SAMPLE_PIPELINESTAT). */

@@ -16,6 +16,7 @@
 #include "depth.h"
 
 #define HTILE_ZMASK 0xFu              /* bits 3:0: 0 cleared, else expanded */
+#define DB_PREFETCH_LINES 32          /* cache lines db_prefetch asks for per surface */
 
 static int arr_mode(unsigned hw, enum cedar_array_mode *out)
 {
@@ -87,6 +88,53 @@ static void htile_cache_line(unsigned pipes, unsigned *cl_w, unsigned *cl_h)
     }
 }
 
+/* Byte offset of sample 0 of pixel (x, y) of the micro tile whose runs c
+ * keeps (c->n > 0). */
+static inline uint64_t run_offset(const struct cedar_tile_map *m, const struct db_tile_runs *c, unsigned x,
+                                  unsigned y)
+{
+    uint32_t e = cedar_tile_element_offset(m, x, y, 0);
+    return c->run[e >> c->run_shift] + (e & c->run_mask);
+}
+
+/* Byte offset of pixel (x, y)'s sample 0 in map m, through the kept runs of
+ * its micro tile (one address computation per run, not per pixel). */
+static uint64_t tile_addr(const struct cedar_tile_map *m, struct db_tile_runs *c, unsigned x, unsigned y,
+                          unsigned slice)
+{
+    int mx = (int)(x >> 3), my = (int)(y >> 3);
+    if (c->mx != mx || c->my != my) {
+        c->n = cedar_tile_micro_runs(m, (unsigned)mx, (unsigned)my, slice, c->run, DB_TILE_RUNS_MAX);
+        c->mx = mx;
+        c->my = my;
+    }
+    if (!c->n)
+        return cedar_tile_addr(m, x, y, 0, slice);
+    return run_offset(m, c, x, y);
+}
+
+/* Bytes from a pixel's sample s to its sample s + 1 in map m.  A DB map of
+ * more than one sample has the depth sample order: a pixel's samples are
+ * consecutive elements, and they never straddle a run, a tile-split piece
+ * or a pipe-interleave group (all multiples of 64 bytes and of the
+ * samples' at most 32 bytes), so sample s is s elements after sample 0.  A
+ * linear map of several samples gives every sample the pixel's address
+ * (cedar_tile_addr). */
+static unsigned sample_stride(const struct cedar_tile_map *m)
+{
+    return m->depth_order && m->mode != CEDAR_MODE_LINEAR_ALIGNED ? m->bpe : 0;
+}
+
+/* No micro tile kept yet; the run size (a power of two) as shift and mask. */
+static void tile_runs_init(struct db_tile_runs *c, const struct cedar_tile_map *m)
+{
+    c->mx = c->my = -1;
+    c->run_shift = 0;
+    while (m->run_bytes && (1u << c->run_shift) < m->run_bytes)
+        c->run_shift++;
+    c->run_mask = (1u << c->run_shift) - 1u;
+}
+
 static float reg_f(const struct vc_regs *regs, uint32_t off)
 {
     uint32_t u = vc_reg(regs, off);
@@ -143,8 +191,13 @@ int db_init(struct db_state *db, const struct vc_regs *regs, const struct vc_mem
     db->clamp = !G_DB_RENDER_OVERRIDE__DISABLE_VIEWPORT_CLAMP(vc_reg(regs, REG_DB_RENDER_OVERRIDE));
     db->zmin = reg_f(regs, REG_PA_SC_VPORT_ZMIN_0);
     db->zmax = reg_f(regs, REG_PA_SC_VPORT_ZMAX_0);
-    if (have_z) /* the clear value, also of tiles HTILE marks cleared */
+    if (have_z) { /* the clear value, also of tiles HTILE marks cleared */
         db->clear_z = reg_f(regs, REG_DB_DEPTH_CLEAR);
+        db->clear_z_bits = db_depth_encode(db->zformat, db->clear_z);
+        db->zscale = db->zformat == V_DB_Z_FORMAT__Z_16 ? 65535.0 : 16777215.0;
+    }
+    db->z_touch = have_z && (db->z_on || db->z_write || db->z_clear);
+    db->z_expand = have_z && (db->z_write || db->z_clear || db->expand_only);
     if (db->s_clear)
         db->clear_s = (uint8_t)vc_reg(regs, REG_DB_STENCIL_CLEAR);
     db->copy_z = have_z && G_DB_RENDER_CONTROL__DEPTH_COPY_ENABLE(rc);
@@ -164,6 +217,8 @@ int db_init(struct db_state *db, const struct vc_regs *regs, const struct vc_mem
             return -1;
         if (db->slice >= db->zmap.slices)
             return rs_fail(err, "DB: DB_DEPTH_VIEW SLICE_START %u is past SLICE_MAX", db->slice);
+        tile_runs_init(&db->ztile, &db->zmap);
+        db->zstride = sample_stride(&db->zmap);
         if (G_DB_Z_INFO__TILE_SURFACE_ENABLE(zinfo) && vc_reg(regs, REG_DB_HTILE_SURFACE)) {
             unsigned cl_w, cl_h;
             htile_cache_line(tiling->pipes, &cl_w, &cl_h);
@@ -185,6 +240,8 @@ int db_init(struct db_state *db, const struct vc_regs *regs, const struct vc_mem
             return -1;
         if (db->slice >= db->smap.slices)
             return rs_fail(err, "DB: DB_DEPTH_VIEW SLICE_START %u is past SLICE_MAX", db->slice);
+        tile_runs_init(&db->stile, &db->smap);
+        db->sstride = sample_stride(&db->smap);
     }
     return 0;
 }
@@ -223,22 +280,6 @@ static uint32_t *htile_word(const struct db_state *db, unsigned x, unsigned y)
 static bool inside(const struct cedar_tile_map *m, unsigned x, unsigned y)
 {
     return x < m->width && y < m->height;
-}
-
-/* Sample s of pixel (x, y) of map m through the kept runs of its micro tile. */
-static uint64_t tile_addr(const struct cedar_tile_map *m, struct db_tile_runs *c, unsigned x, unsigned y,
-                          unsigned s, unsigned slice)
-{
-    int mx = (int)(x >> 3), my = (int)(y >> 3);
-    if (c->mx != mx || c->my != my) {
-        c->n = cedar_tile_micro_runs(m, (unsigned)mx, (unsigned)my, slice, c->run, DB_TILE_RUNS_MAX);
-        c->mx = mx;
-        c->my = my;
-    }
-    if (!c->n)
-        return cedar_tile_addr(m, x, y, s, slice);
-    uint32_t e = cedar_tile_element_offset(m, x, y, s);
-    return c->run[e / m->run_bytes] + e % m->run_bytes;
 }
 
 static uint32_t z_at(const struct db_state *db, const uint8_t *p)
@@ -300,27 +341,44 @@ static void expand_tile(struct db_state *db, unsigned x, unsigned y)
     uint32_t *h = htile_word(db, x, y);
     if (!h || (*h & HTILE_ZMASK))
         return;
-    uint32_t v = db_depth_encode(db->zformat, db->clear_z);
-    unsigned x0 = x & ~7u, y0 = y & ~7u;
+    unsigned x0 = x & ~7u, y0 = y & ~7u, stride = sample_stride(&db->zmap);
     for (unsigned j = 0; j < 8; j++)
-        for (unsigned i = 0; i < 8; i++)
+        for (unsigned i = 0; i < 8; i++) {
+            uint64_t off = tile_addr(&db->zmap, &db->ztile, x0 + i, y0 + j, db->slice);
             for (unsigned s = 0; s < db->samples; s++)
-                store_z(db, tile_addr(&db->zmap, &db->ztile, x0 + i, y0 + j, s, db->slice), v);
+                store_z(db, off + (uint64_t)s * stride, db->clear_z_bits);
+        }
     *h |= HTILE_ZMASK;
 }
 
-static bool compare(unsigned func, double a, double b)
+/* GL 4.1.5 / 4.1.6: whether compare function `func` passes for a value
+ * that is `rel` (V_COMPARE_FUNC__STENCILFUNC_LESS, _EQUAL or _GREATER) the
+ * stored one, or 0 when the two are unordered (a NaN Z_32_FLOAT depth:
+ * only NOTEQUAL and ALWAYS pass).  The functions' values are the sets of
+ * relations they pass: LEQUAL = LESS | EQUAL, NOTEQUAL = LESS | GREATER,
+ * ALWAYS all three, NEVER none. */
+static inline bool func_passes(unsigned func, unsigned rel)
 {
-    switch (func) {
-    case V_COMPARE_FUNC__STENCILFUNC_NEVER: return false;
-    case V_COMPARE_FUNC__STENCILFUNC_LESS: return a < b;
-    case V_COMPARE_FUNC__STENCILFUNC_EQUAL: return a == b;
-    case V_COMPARE_FUNC__STENCILFUNC_LEQUAL: return a <= b;
-    case V_COMPARE_FUNC__STENCILFUNC_GREATER: return a > b;
-    case V_COMPARE_FUNC__STENCILFUNC_NOTEQUAL: return a != b;
-    case V_COMPARE_FUNC__STENCILFUNC_GEQUAL: return a >= b;
-    default: return true;
-    }
+    if (!rel)
+        return func == V_COMPARE_FUNC__STENCILFUNC_NOTEQUAL || func == V_COMPARE_FUNC__STENCILFUNC_ALWAYS;
+    return (func & rel) != 0;
+}
+
+/* UNORM depth and stencil values compare as integers. */
+static inline bool compare_u(unsigned func, uint32_t a, uint32_t b)
+{
+    return func_passes(func, a < b    ? V_COMPARE_FUNC__STENCILFUNC_LESS
+                             : a == b ? V_COMPARE_FUNC__STENCILFUNC_EQUAL
+                                      : V_COMPARE_FUNC__STENCILFUNC_GREATER);
+}
+
+/* Z_32_FLOAT depth compares as the floats it holds. */
+static inline bool compare_f(unsigned func, float a, float b)
+{
+    return func_passes(func, a < b    ? V_COMPARE_FUNC__STENCILFUNC_LESS
+                             : a == b ? V_COMPARE_FUNC__STENCILFUNC_EQUAL
+                             : a > b  ? V_COMPARE_FUNC__STENCILFUNC_GREATER
+                                      : 0);
 }
 
 static uint8_t stencil_op(unsigned op, uint8_t old, uint8_t ref)
@@ -337,67 +395,233 @@ static uint8_t stencil_op(unsigned op, uint8_t old, uint8_t ref)
     }
 }
 
+/* The depth value zv (window z after the clamp) as the format stores it:
+ * db_depth_encode, with the UNORM scale taken from the draw's state. */
+static inline uint32_t encode_z(const struct db_state *db, double zv)
+{
+    if (db->zformat == V_DB_Z_FORMAT__Z_32_FLOAT) {
+        float f = (float)zv;
+        uint32_t u;
+        memcpy(&u, &f, 4);
+        return u;
+    }
+    if (!(zv > 0.0))
+        return 0; /* also NaN */
+    if (zv >= 1.0)
+        return (uint32_t)db->zscale;
+    return (uint32_t)(zv * db->zscale + 0.5); /* positive: truncation is floor */
+}
+
+static inline bool z_passes(const struct db_state *db, uint32_t znew, uint32_t zold)
+{
+    if (db->zformat != V_DB_Z_FORMAT__Z_32_FLOAT)
+        return compare_u(db->zfunc, znew, zold);
+    float a, b;
+    memcpy(&a, &znew, 4);
+    memcpy(&b, &zold, 4);
+    return compare_f(db->zfunc, a, b);
+}
+
+/* What the samples of one pixel share: the state of its face, the
+ * stencil reference, and where its sample 0 lies in the two surfaces. */
+struct db_face {
+    bool stest, ztest, zstore;    /* stencil test, depth test, depth written or cleared */
+    unsigned sfunc, sfail, szpass, szfail;
+    uint8_t ref, sref_m, smask, swmask;
+};
+
+struct db_pixel {
+    bool zs, ss;                  /* inside the depth / stencil surface */
+    bool zcleared;                /* its HTILE tile reads as cleared */
+    uint64_t zoff;                /* depth bytes of sample 0 */
+    const uint8_t *zr, *sr;
+    uint8_t *sw;
+};
+
+static void face_init(const struct db_state *db, struct db_face *fc, bool zs, bool ss, bool front,
+                      const uint8_t *sref)
+{
+    unsigned f = !front && db->backface ? 1 : 0;
+    /* the pixel shader's stencil export replaces the reference (both faces) */
+    fc->ref = sref ? *sref : db->sref[f];
+    fc->stest = db->s_on && ss;
+    fc->ztest = db->z_on && zs;
+    fc->zstore = zs && (db->z_write || db->z_clear);
+    fc->sfunc = db->sfunc[f];
+    fc->sfail = db->sfail[f];
+    fc->szpass = db->szpass[f];
+    fc->szfail = db->szfail[f];
+    fc->smask = db->smask[f];
+    fc->swmask = db->swmask[f];
+    fc->sref_m = (uint8_t)(fc->ref & fc->smask);
+}
+
+/* A pixel at the depth surface's byte zoff and the stencil's soff (sample
+ * 0; ignored for a surface it is not inside). */
+static inline void pixel_at(const struct db_state *db, struct db_pixel *p, uint64_t zoff, uint64_t soff)
+{
+    p->zoff = zoff;
+    p->zr = db->zrd + zoff;
+    p->sr = db->srd + soff;
+    p->sw = db->swr + soff;
+}
+
+/* Whether the HTILE tile of (x, y), inside the depth surface, reads as
+ * cleared (DB_DEPTH_CLEAR for every sample). */
+static bool tile_cleared(const struct db_state *db, unsigned x, unsigned y)
+{
+    const uint32_t *h = htile_word(db, x, y);
+    return h && !(*h & HTILE_ZMASK);
+}
+
+/* The stencil and depth tests of the samples `coverage` of a pixel, their
+ * writes and operations, the pass count (GL 4.1.5, 4.1.6); the samples that
+ * passed. */
+static inline __attribute__((always_inline)) uint32_t pixel_samples(struct db_state *db, const struct db_face *fc, const struct db_pixel *p,
+                                     uint32_t coverage, const float *z)
+{
+    uint32_t passed = 0;
+    unsigned npass = 0;
+    unsigned n = db->samples < RS_MAX_SAMPLES ? db->samples : RS_MAX_SAMPLES;
+    uint32_t todo = coverage & ((1u << n) - 1u);
+    while (todo) {
+        unsigned s = (unsigned)__builtin_ctz(todo);
+        todo &= todo - 1u;
+        unsigned zo = s * db->zstride, so = s * db->sstride;
+        uint8_t sold = p->ss ? p->sr[so] : 0;
+        uint8_t snew = sold;
+        bool pass = true;
+        if (fc->stest && !compare_u(fc->sfunc, fc->sref_m, (uint32_t)(sold & fc->smask))) {
+            snew = stencil_op(fc->sfail, sold, fc->ref);
+            pass = false;
+        }
+        uint32_t znew = 0;
+        if (fc->ztest || db->z_clear) {
+            double zv = z[s];
+            if (db->z_clear)
+                zv = db->clear_z;
+            else if (db->clamp)
+                zv = zv < db->zmin ? db->zmin : zv > db->zmax ? db->zmax : zv;
+            znew = encode_z(db, zv);
+        }
+        if (pass && fc->ztest) {
+            uint32_t zold = p->zcleared ? db->clear_z_bits : z_at(db, p->zr + zo);
+            bool zp = z_passes(db, znew, zold);
+            if (fc->stest)
+                snew = stencil_op(zp ? fc->szpass : fc->szfail, sold, fc->ref);
+            pass = zp;
+        } else if (pass && fc->stest) {
+            snew = stencil_op(fc->szpass, sold, fc->ref);
+        }
+        if (fc->stest)
+            p->sw[so] = (uint8_t)((sold & ~fc->swmask) | (snew & fc->swmask));
+        if (db->s_clear && p->ss)
+            p->sw[so] = db->clear_s;
+        if (fc->zstore && ((pass && db->z_write) || db->z_clear))
+            store_z(db, p->zoff + zo, znew);
+        if (pass) {
+            passed |= 1u << s;
+            npass++;
+        }
+    }
+    if (db->count)
+        db->zpass += npass;
+    return passed;
+}
+
+/* Per pixel: the HTILE state, the two surfaces' addresses of sample 0 and
+ * the state of the pixel's face are found once; per sample only what
+ * differs (the depth, the bytes at s times the sample stride). */
 uint32_t db_fragment(struct db_state *db, unsigned x, unsigned y, uint32_t coverage, const float *z,
                      const uint8_t *sref, bool front)
 {
     if (!db->active || !coverage)
         return coverage;
-    bool zs = db->zformat != V_DB_Z_FORMAT__Z_INVALID && inside(&db->zmap, x, y);
-    bool ss = db->has_stencil && inside(&db->smap, x, y);
-    if (zs && (db->z_write || db->z_clear || db->expand_only))
+    struct db_pixel p = {0};
+    p.zs = db->zformat != V_DB_Z_FORMAT__Z_INVALID && inside(&db->zmap, x, y);
+    p.ss = db->has_stencil && inside(&db->smap, x, y);
+    if (p.zs && db->z_expand)
         expand_tile(db, x, y);
-    unsigned f = !front && db->backface ? 1 : 0;
-    /* the pixel shader's stencil export replaces the reference (both faces) */
-    uint8_t ref = sref ? *sref : db->sref[f];
-    uint32_t passed = 0;
-    for (unsigned s = 0; s < db->samples && s < RS_MAX_SAMPLES; s++) {
-        if (!((coverage >> s) & 1u))
-            continue;
-        double zv = z[s];
-        if (db->clamp && !db->z_clear)
-            zv = zv < db->zmin ? db->zmin : zv > db->zmax ? db->zmax : zv;
-        if (db->z_clear)
-            zv = db->clear_z;
-        uint64_t soff = ss ? tile_addr(&db->smap, &db->stile, x, y, s, db->slice) : 0;
-        uint8_t *sp = ss ? db->swr + soff : NULL;
-        uint8_t sold = ss ? db->srd[soff] : 0;
-        uint8_t snew = sold;
-        /* the sample's depth bytes, read and written at one offset */
-        bool ztouch = zs && (db->z_on || db->z_write || db->z_clear);
-        uint64_t zoff = ztouch ? tile_addr(&db->zmap, &db->ztile, x, y, s, db->slice) : 0;
-        bool pass = true;
-        if (db->s_on && ss) {
-            if (!compare(db->sfunc[f], ref & db->smask[f], sold & db->smask[f])) {
-                snew = stencil_op(db->sfail[f], sold, ref);
-                pass = false;
-            }
-        }
-        uint32_t znew = 0;
-        if (pass && db->z_on && zs) {
-            znew = db_depth_encode(db->zformat, zv);
-            uint32_t zold = z_bits(db, x, y, zoff);
-            bool zp = db->zformat == V_DB_Z_FORMAT__Z_32_FLOAT
-                          ? compare(db->zfunc, depth_decode(db->zformat, znew), depth_decode(db->zformat, zold))
-                          : compare(db->zfunc, (double)znew, (double)zold);
-            if (db->s_on && ss)
-                snew = stencil_op(zp ? db->szpass[f] : db->szfail[f], sold, ref);
-            pass = zp;
-        } else if (pass && db->s_on && ss) {
-            snew = stencil_op(db->szpass[f], sold, ref);
-        }
-        if (db->s_on && ss)
-            *sp = (uint8_t)((sold & ~db->swmask[f]) | (snew & db->swmask[f]));
-        if (db->s_clear && ss)
-            *sp = db->clear_s;
-        if (zs && ((pass && db->z_write) || db->z_clear))
-            store_z(db, zoff, db->z_clear ? db_depth_encode(db->zformat, zv) : znew);
-        if (pass) {
-            passed |= 1u << s;
-            if (db->count)
-                db->zpass++;
-        }
+    struct db_face fc;
+    face_init(db, &fc, p.zs, p.ss, front, sref);
+    /* the sample's depth bytes, read and written at one offset */
+    bool ztouch = p.zs && db->z_touch;
+    uint64_t zoff = ztouch ? tile_addr(&db->zmap, &db->ztile, x, y, db->slice) : 0;
+    uint64_t soff = p.ss ? tile_addr(&db->smap, &db->stile, x, y, db->slice) : 0;
+    pixel_at(db, &p, zoff, soff);
+    p.zcleared = ztouch && tile_cleared(db, x, y);
+    return pixel_samples(db, &fc, &p, coverage, z);
+}
+
+/* Ask the CPU for the lines of one surface's micro tile (x0, y0) (its runs). */
+static void prefetch_tile(const struct cedar_tile_map *m, struct db_tile_runs *c, const uint8_t *base, unsigned x0,
+                          unsigned y0, unsigned slice)
+{
+    (void)tile_addr(m, c, x0, y0, slice); /* keeps the tile's runs */
+    unsigned lines = 0;
+    for (unsigned k = 0; k < c->n && lines < DB_PREFETCH_LINES; k++)
+        for (unsigned b = 0; b < m->run_bytes && lines < DB_PREFETCH_LINES; b += 64, lines++)
+            __builtin_prefetch(base + c->run[k] + b, 1);
+}
+
+void db_prefetch(struct db_state *db, unsigned x0, unsigned y0)
+{
+    if (!db->active)
+        return;
+    if (db->z_touch && inside(&db->zmap, x0 + 7, y0 + 7)) {
+        prefetch_tile(&db->zmap, &db->ztile, db->zwr, x0, y0, db->slice);
+        if (db->htile)
+            __builtin_prefetch(htile_word(db, x0, y0), 1);
     }
-    return passed;
+    if (db->has_stencil && inside(&db->smap, x0 + 7, y0 + 7))
+        prefetch_tile(&db->smap, &db->stile, db->swr, x0, y0, db->slice);
+}
+
+void db_block(struct db_state *db, unsigned x0, unsigned y0, uint32_t cov[64], const float *z, bool front)
+{
+    if (!db->active)
+        return;
+    unsigned n = db->samples;
+    bool has_z = db->zformat != V_DB_Z_FORMAT__Z_INVALID;
+    bool zin = has_z && inside(&db->zmap, x0 + 7, y0 + 7), sin = db->has_stencil && inside(&db->smap, x0 + 7, y0 + 7);
+    /* a tile partly outside a surface: pixel by pixel */
+    if ((has_z && !zin) || (db->has_stencil && !sin)) {
+        for (unsigned l = 0; l < 64; l++)
+            cov[l] = db_fragment(db, x0 + (l & 7), y0 + (l >> 3), cov[l], z + l * n, NULL, front);
+        return;
+    }
+    uint32_t any = 0;
+    for (unsigned l = 0; l < 64; l++)
+        any |= cov[l];
+    if (!any)
+        return;
+    /* what db_fragment does at the first covered pixel, once: the HTILE
+     * word covers the whole micro tile */
+    if (zin && db->z_expand)
+        expand_tile(db, x0, y0);
+    struct db_face fc;
+    face_init(db, &fc, zin, sin, front, NULL);
+    bool ztouch = zin && db->z_touch;
+    struct db_pixel p = {.zs = zin, .ss = sin, .zcleared = ztouch && tile_cleared(db, x0, y0)};
+    /* the tile's runs once */
+    uint64_t zoff = ztouch ? tile_addr(&db->zmap, &db->ztile, x0, y0, db->slice) : 0;
+    uint64_t soff = sin ? tile_addr(&db->smap, &db->stile, x0, y0, db->slice) : 0;
+    bool zruns = ztouch && db->ztile.n, sruns = sin && db->stile.n;
+    for (unsigned l = 0; l < 64; l++) {
+        if (!cov[l])
+            continue;
+        unsigned x = x0 + (l & 7), y = y0 + (l >> 3);
+        if (zruns)
+            zoff = run_offset(&db->zmap, &db->ztile, x, y);
+        else if (ztouch)
+            zoff = tile_addr(&db->zmap, &db->ztile, x, y, db->slice);
+        if (sruns)
+            soff = run_offset(&db->smap, &db->stile, x, y);
+        else if (sin)
+            soff = tile_addr(&db->smap, &db->stile, x, y, db->slice);
+        pixel_at(db, &p, zoff, soff);
+        cov[l] = pixel_samples(db, &fc, &p, cov[l], z + l * n);
+    }
 }
 
 void db_copy_pixel(const struct db_state *db, struct cb_target *t, unsigned x, unsigned y, uint32_t coverage)

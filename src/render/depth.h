@@ -37,6 +37,8 @@ struct db_state {
     bool s_export;                /* DB_SHADER_CONTROL.STENCIL_EXPORT_ENABLE */
     bool mask_export;             /* DB_SHADER_CONTROL.MASK_EXPORT_ENABLE */
     bool clamp;                   /* viewport Z clamp (not DISABLE_VIEWPORT_CLAMP) */
+    bool z_touch;                 /* a depth surface read or written: test, write or clear */
+    bool z_expand;                /* depth written, cleared or DEPTH_COMPRESS_DISABLE: HTILE tiles touched are expanded */
     unsigned zformat;             /* V_DB_Z_FORMAT__*, INVALID: no depth surface */
     bool has_stencil;             /* a STENCIL_8 surface */
     unsigned zfunc;
@@ -45,6 +47,8 @@ struct db_state {
     bool backface;                /* DB_DEPTH_CONTROL.BACKFACE_ENABLE */
     float zmin, zmax;             /* PA_SC_VPORT_ZMIN_0 / ZMAX_0 */
     float clear_z;                /* DB_DEPTH_CLEAR */
+    uint32_t clear_z_bits;        /* clear_z as the format stores it */
+    double zscale;                /* UNORM depth: 2^n - 1 */
     uint8_t clear_s;              /* DB_STENCIL_CLEAR */
     unsigned samples, slice;
     struct cedar_tile_map zmap, smap;
@@ -52,9 +56,11 @@ struct db_state {
      * surface (one address computation per run, not per sample) */
     struct db_tile_runs {
         int mx, my;
-        unsigned n;              /* 0: address sample by sample */
+        unsigned n;              /* 0: address pixel by pixel */
+        unsigned run_shift, run_mask; /* the map's run_bytes as a shift and a mask */
         uint64_t run[DB_TILE_RUNS_MAX];
     } ztile, stile;
+    unsigned zstride, sstride;    /* bytes from a pixel's sample to the next */
     uint8_t *zrd, *zwr, *srd, *swr;
     uint32_t *htile;              /* NULL: no HTILE */
     unsigned htile_pitch;         /* words per row of tiles */
@@ -80,6 +86,18 @@ int db_init(struct db_state *db, const struct vc_regs *regs, const struct vc_mem
  * written). */
 uint32_t db_fragment(struct db_state *db, unsigned x, unsigned y, uint32_t coverage, const float *z,
                      const uint8_t *sref, bool front);
+
+/* db_fragment for the 64 pixels of the micro tile at (x0, y0) (multiples
+ * of 8), pixel l = (y - y0) * 8 + (x - x0) with coverage cov[l] (replaced
+ * by the samples that passed) and the depth of sample s at z[l * samples
+ * + s], of one primitive and no exported stencil reference: the same
+ * results, with the tile's HTILE word and runs found once. */
+void db_block(struct db_state *db, unsigned x0, unsigned y0, uint32_t cov[64], const float *z, bool front);
+
+/* A hint before the micro tile at (x0, y0) is shaded: the DB will soon
+ * read and write its depth, stencil and HTILE bytes, so the CPU may fetch
+ * them meanwhile.  Changes no result. */
+void db_prefetch(struct db_state *db, unsigned x0, unsigned y0);
 
 /* The DB copy of pixel (x, y) into the samples `coverage` of colour target
  * t, as raw bits in the layout of the depth format's colour twin (Mesa's

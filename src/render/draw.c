@@ -139,6 +139,11 @@ void vc_render_set_threads(struct vc_render *r, unsigned n)
     r->threads = n;
 }
 
+void vc_render_set_block_path(struct vc_render *r, bool on)
+{
+    r->block_path_off = !on;
+}
+
 void vc_render_get_stats(const struct vc_render *r, struct vc_render_stats *out)
 {
     *out = r->stats;
@@ -239,6 +244,13 @@ static inline unsigned coverage_count(uint32_t m)
     return (m * 0x01010101u) >> 24;
 }
 
+/* The primitive's window z at sample s of pixel (x, y) (its plane). */
+static inline float sample_z(const struct draw_ctx *d, unsigned x, unsigned y, unsigned s)
+{
+    double px = (double)x + 0.5 + d->rs.sample_dx[s] / 16.0, py = (double)y + 0.5 + d->rs.sample_dy[s] / 16.0;
+    return (float)(d->z0 + d->zdx * (px - d->zx0) + d->zdy * (py - d->zy0));
+}
+
 /* The depth and stencil tests of a fragment (depth.c): the samples of
  * `coverage` that pass.  Depth per sample from the primitive's plane at the
  * sample's position, or the shader's export for all of them; the stencil
@@ -256,15 +268,22 @@ static uint32_t depth_test(struct draw_ctx *d, unsigned x, unsigned y, uint32_t 
     const float *exported = out && out->depth_written ? &out->depth : NULL;
     const uint8_t *sref = out && out->stencil_written && d->db.s_export ? &out->stencil : NULL;
     float z[RS_MAX_SAMPLES];
-    for (unsigned s = 0; s < d->rs.samples; s++) {
-        if (exported && d->db.z_export) {
-            z[s] = *exported;
-            continue;
-        }
-        double px = (double)x + 0.5 + d->rs.sample_dx[s] / 16.0, py = (double)y + 0.5 + d->rs.sample_dy[s] / 16.0;
-        z[s] = (float)(d->z0 + d->zdx * (px - d->zx0) + d->zdy * (py - d->zy0));
-    }
+    for (unsigned s = 0; s < d->rs.samples; s++)
+        z[s] = exported && d->db.z_export ? *exported : sample_z(d, x, y, s);
     return db_fragment(&d->db, x, y, coverage, z, sref, d->prim.front_face);
+}
+
+/* depth_test for the 64 pixels of the micro tile at (x0, y0) (pixel l =
+ * row * 8 + column), none with a pixel stage output (no export): cov[l]
+ * becomes the samples that pass. */
+static void depth_test_block(struct draw_ctx *d, unsigned x0, unsigned y0, uint32_t cov[64])
+{
+    unsigned n = d->rs.samples;
+    float z[64 * RS_MAX_SAMPLES];
+    for (unsigned l = 0; l < 64; l++)
+        for (unsigned s = 0; s < n; s++)
+            z[l * n + s] = sample_z(d, x0 + (l & 7), y0 + (l >> 3), s);
+    db_block(&d->db, x0, y0, cov, z, d->prim.front_face);
 }
 
 static void write_shaded(struct draw_ctx *d, const struct vc_pixel_in *in, const struct vc_pixel_out *out)
@@ -365,6 +384,13 @@ static int write_batch(struct draw_ctx *d, unsigned done, bool block, unsigned k
             cov[l] = killed[l] ? 0 : d->pending[l].coverage;
             lost |= cov[l] != d->pending[l].coverage;
         }
+    } else if (block && done == 64 && !d->a2m.on) {
+        /* a whole micro tile: the DB takes it at once */
+        for (unsigned l = 0; l < done; l++)
+            cov[l] = killed[l] ? 0 : d->pending[l].coverage;
+        depth_test_block(d, d->pending[0].x, d->pending[0].y, cov);
+        for (unsigned l = 0; l < done; l++)
+            lost |= cov[l] != d->pending[l].coverage;
     } else {
         for (unsigned l = 0; l < done; l++) {
             cov[l] = killed[l] ? 0
@@ -655,6 +681,7 @@ static int shade_block(struct draw_ctx *d, const struct rs_block *b)
 {
     if (flush_pending(d))
         return -1;
+    db_prefetch(&d->db, (unsigned)b->x, (unsigned)b->y); /* fetched while the block shades */
     /* the centre's weights only: computed here from the block's edge
      * values, without the per-pixel (i, j) triples the flush would read */
     bool centre = d->m_identity && spi_centre_only(&d->spi, d->baryc_needed);
@@ -713,8 +740,7 @@ static int on_block(void *ctx, const struct rs_block *b)
 }
 
 /* Whole blocks: the resolve's tile copy; the batched pixel stage's 64-pixel
- * batches (render_block_path_off: the per-pixel path only, for the tests
- * comparing the two). */
+ * batches (unless vc_render_set_block_path turned them off). */
 static bool block_path(const struct draw_ctx *d)
 {
     if (d->mode == V_CB_MODE__CB_RESOLVE)
@@ -1313,6 +1339,11 @@ int vc_render_draw(struct vc_render *r, const struct vc_regs *regs, const struct
         rs_fail(err, "render: no shader stages (out of memory when the renderer was made)");
         goto out;
     }
+    /* a stage combination the model does not take is named before the
+     * stages' programs are looked for */
+    struct tess_state ts;
+    if (tess_enabled(regs) && tess_state_init(&ts, regs, err))
+        goto out;
     if (r->shaders.begin && r->shaders.begin(r->shaders.ctx, regs, mem, d->shading, err))
         goto out;
     d->batched = d->shading && render_shade_batched(r);
@@ -1366,8 +1397,8 @@ int vc_render_draw(struct vc_render *r, const struct vc_regs *regs, const struct
         }
     }
     struct vgt_counts vc;
-    rc = gs_enabled(regs)     ? gs_draw(r, regs, mem, draw, draw_prim, d, &vc, err)
-         : tess_enabled(regs) ? tess_draw(r, regs, mem, draw, draw_prim, d, &vc, err)
+    rc = tess_enabled(regs) ? tess_draw(r, regs, mem, draw, draw_prim, d, &vc, err)   /* with or without a GS */
+         : gs_enabled(regs)   ? gs_draw(r, regs, mem, draw, draw_prim, d, &vc, err)
                               : vgt_run(regs, mem, draw, on_prim, d, &vc, err);
     r->stats.ia_vertices += vc.ia_vertices;
     r->stats.ia_primitives += vc.ia_primitives;

@@ -40,6 +40,8 @@ struct gs_run {
     struct gs_state g;
     gs_prim_fn fn;
     void *ctx;
+    gs_es_fn es_fn;                /* what runs the ES: the vertex shader, or the DS */
+    void *es_arg;
     /* ESGS items: the invocation each holds (+1; 0: none), and where the
      * last invocations went */
     uint64_t *es_inv;
@@ -55,9 +57,6 @@ struct gs_run {
     unsigned nseq;
     struct { unsigned k; bool restart; } seq[GS_MAX_OUT];
     struct vc_vertex_out *out;
-    uint32_t instance;
-    bool in_instance;
-    uint32_t prim_id;
     uint64_t gs_runs;
 };
 
@@ -135,7 +134,7 @@ static int es_item(struct gs_run *g, uint32_t index, uint64_t inv, uint32_t inst
     g->item_dw = (uint64_t)s * g->g.es_item;
     g->es_inv[s] = 0;
     const struct vc_ring_sink sink = {g, ring_write, emit};
-    if (g->r->shaders.es(g->r->shaders.ctx, g->regs, g->mem, index, instance, &sink, g->err))
+    if (g->es_fn(g->es_arg, index, instance, &sink, g->err))
         return -1;
     g->r->stats.vertices++;
     g->es_inv[s] = inv + 1;
@@ -191,17 +190,11 @@ static int gs_output(struct gs_run *g, uint64_t item_dw)
     return 0;
 }
 
-static int on_input(void *ctx, enum vgt_prim_kind kind, const uint32_t *idx, const uint64_t *inv, unsigned n,
-                    uint32_t instance)
+int gs_primitive(struct gs_run *g, enum vgt_prim_kind kind, const uint32_t *idx, const uint64_t *inv, unsigned n,
+                 uint32_t instance, uint32_t prim_id)
 {
-    struct gs_run *g = ctx;
     if (kind == VGT_RECT)
         return rs_fail(g->err, "GS: a rectangle list into a geometry shader is not modelled");
-    if (!g->in_instance || instance != g->instance) {
-        g->in_instance = true;
-        g->instance = instance;
-        g->prim_id = 0;
-    }
     uint64_t item[6] = {0};
     for (unsigned k = 0; k < n; k++)
         if (es_item(g, idx[k], inv[k], instance, item, k, &item[k]))
@@ -209,7 +202,7 @@ static int on_input(void *ctx, enum vgt_prim_kind kind, const uint32_t *idx, con
     uint32_t off[6] = {0};
     for (unsigned k = 0; k < n; k++)
         off[k] = (uint32_t)(item[k] * g->g.es_item);
-    const uint32_t r0[4] = {off[0], off[1], g->prim_id, off[2]}, r1[4] = {off[3], off[4], off[5], 0};
+    const uint32_t r0[4] = {off[0], off[1], prim_id, off[2]}, r1[4] = {off[3], off[4], off[5], 0};
     uint64_t slot = g->gs_runs++ % g->g.gs_slots;
     g->es = false;
     g->item_dw = slot * g->g.gs_item;
@@ -220,33 +213,27 @@ static int on_input(void *ctx, enum vgt_prim_kind kind, const uint32_t *idx, con
     if (g->r->shaders.gs(g->r->shaders.ctx, g->regs, g->mem, r0, r1, &sink, g->err))
         return -1;
     g->r->stats.gs_invocations++;
-    g->prim_id++;
     return gs_output(g, slot * g->g.gs_item);
 }
 
-int gs_draw(struct vc_render *r, const struct vc_regs *regs, const struct vc_mem *mem, const struct vc_draw *draw,
-            gs_prim_fn fn, void *ctx, struct vgt_counts *counts, struct vc_draw_err *err)
+struct gs_run *gs_open(struct vc_render *r, const struct vc_regs *regs, const struct vc_mem *mem, bool from_ds,
+                       gs_es_fn es_fn, void *es_arg, gs_prim_fn fn, void *ctx, struct vc_draw_err *err)
 {
-    memset(counts, 0, sizeof *counts);
-    if (!r->shaders.es || !r->shaders.gs)
-        return rs_fail(err, "GS: a geometry-shader draw, and the shader stages have no ES / GS");
-    unsigned pt = G_VGT_PRIMITIVE_TYPE__PRIM_TYPE(draw->prim_type);
-    /* the hardware's vertex order for a triangle strip with adjacency is
-     * not the GL one (Mesa's GS rotates odd primitives' inputs:
-     * sfn_shader_gs.cpp emit_adj_fix) and is not modelled */
-    if (pt == V_VGT_DI_PRIM_TYPE__DI_PT_TRISTRIP_ADJ)
-        return rs_fail(err, "GS: triangle strips with adjacency into a geometry shader are not modelled");
+    if (!r->shaders.gs)
+        return rs_fail(err, "GS: a geometry-shader draw, and the shader stages have no GS"), NULL;
     struct gs_run *g = calloc(1, sizeof *g);
-    int rc = -1;
     if (!g)
-        return rs_fail(err, "GS: out of memory");
-    if (gs_state_init(&g->g, regs, mem, err))
-        goto out;
+        return rs_fail(err, "GS: out of memory"), NULL;
+    if (gs_state_init(&g->g, regs, mem, from_ds, err)) {
+        free(g);
+        return NULL;
+    }
     g->es_inv = calloc(g->g.es_slots, sizeof *g->es_inv);
     g->out = malloc((size_t)GS_MAX_OUT * sizeof *g->out);
     if (!g->es_inv || !g->out) {
         rs_fail(err, "GS: out of memory");
-        goto out;
+        gs_close(g);
+        return NULL;
     }
     for (unsigned k = 0; k < ES_LOOKUP; k++)
         g->es_lookup[k] = UINT32_MAX;
@@ -256,12 +243,68 @@ int gs_draw(struct vc_render *r, const struct vc_regs *regs, const struct vc_mem
     g->err = err;
     g->fn = fn;
     g->ctx = ctx;
-    rc = vgt_run(regs, mem, draw, on_input, g, counts, err);
-out:
+    g->es_fn = es_fn;
+    g->es_arg = es_arg;
+    return g;
+}
+
+void gs_close(struct gs_run *g)
+{
     if (g) {
         free(g->es_inv);
         free(g->out);
     }
     free(g);
+}
+
+/* ---- a draw whose ES is the vertex shader ----------------------------------------- */
+
+struct vs_gs {
+    struct gs_run *g;
+    struct vc_render *r;
+    const struct vc_regs *regs;
+    const struct vc_mem *mem;
+    uint32_t instance;
+    bool in_instance;
+    uint32_t prim_id;          /* from 0 in each instance */
+};
+
+static int vs_as_es(void *arg, uint32_t index, uint32_t instance, const struct vc_ring_sink *sink,
+                    struct vc_draw_err *err)
+{
+    struct vs_gs *v = arg;
+    return v->r->shaders.es(v->r->shaders.ctx, v->regs, v->mem, index, instance, sink, err);
+}
+
+static int on_input(void *ctx, enum vgt_prim_kind kind, const uint32_t *idx, const uint64_t *inv, unsigned n,
+                    uint32_t instance)
+{
+    struct vs_gs *v = ctx;
+    if (!v->in_instance || instance != v->instance) {
+        v->in_instance = true;
+        v->instance = instance;
+        v->prim_id = 0;
+    }
+    return gs_primitive(v->g, kind, idx, inv, n, instance, v->prim_id++);
+}
+
+int gs_draw(struct vc_render *r, const struct vc_regs *regs, const struct vc_mem *mem, const struct vc_draw *draw,
+            gs_prim_fn fn, void *ctx, struct vgt_counts *counts, struct vc_draw_err *err)
+{
+    memset(counts, 0, sizeof *counts);
+    if (!r->shaders.es)
+        return rs_fail(err, "GS: a geometry-shader draw, and the shader stages have no ES");
+    unsigned pt = G_VGT_PRIMITIVE_TYPE__PRIM_TYPE(draw->prim_type);
+    /* the hardware's vertex order for a triangle strip with adjacency is
+     * not the GL one (Mesa's GS rotates odd primitives' inputs:
+     * sfn_shader_gs.cpp emit_adj_fix) and is not modelled */
+    if (pt == V_VGT_DI_PRIM_TYPE__DI_PT_TRISTRIP_ADJ)
+        return rs_fail(err, "GS: triangle strips with adjacency into a geometry shader are not modelled");
+    struct vs_gs v = {.r = r, .regs = regs, .mem = mem};
+    v.g = gs_open(r, regs, mem, false, vs_as_es, &v, fn, ctx, err);
+    if (!v.g)
+        return -1;
+    int rc = vgt_run(regs, mem, draw, on_input, &v, counts, err);
+    gs_close(v.g);
     return rc;
 }

@@ -28,15 +28,36 @@ struct gs_state {
 /* Whether the draw runs the geometry path (VGT_GS_MODE.MODE GS_SCENARIO_G). */
 bool gs_enabled(const struct vc_regs *regs);
 
-/* Decode and check the state; what the model does not take (tessellation,
- * stream-out, GS instancing, rings outside GPU memory or too small for one
- * item) stops the draw with a named reason.  0, or -1 with err. */
-int gs_state_init(struct gs_state *g, const struct vc_regs *regs, const struct vc_mem *mem,
+/* Decode and check the state (from_ds: the DS of a tessellated draw is the
+ * ES, ES_STAGE_DS; else the vertex shader, ES_STAGE_REAL); what the model
+ * does not take (stream-out, GS instancing, rings outside GPU memory or too
+ * small for one item) stops the draw with a named reason.  0, or -1 with
+ * err. */
+int gs_state_init(struct gs_state *g, const struct vc_regs *regs, const struct vc_mem *mem, bool from_ds,
                   struct vc_draw_err *err);
 
 /* Where the GS path's primitives go: a point, line or triangle of n (1..3)
  * vertices as the copy shader left them. */
 typedef int (*gs_prim_fn)(void *ctx, enum vgt_prim_kind kind, const struct vc_vertex_out *const *vo, unsigned n);
+
+/* Runs the ES for vertex `index` of `instance` (what the ES is depends on
+ * the draw: gs_draw's vertex shader, tess.c's DS for domain point `index`
+ * of the current patch), writing the ring through sink.  0, or -1 with err. */
+typedef int (*gs_es_fn)(void *arg, uint32_t index, uint32_t instance, const struct vc_ring_sink *sink,
+                        struct vc_draw_err *err);
+
+/* The geometry path of one draw: gs_open decodes the state (NULL with err
+ * when it cannot run), gs_primitive runs one input primitive of n vertices
+ * (idx: what es_fn gets; inv: a number naming each vertex's ES run, equal
+ * only for the same vertex, so that a vertex whose ESGS item is still in the
+ * ring is not run again) through the ES and the GS, R0.z = prim_id, and the
+ * GS's strips through the copy shader to fn; gs_close frees it. */
+struct gs_run;
+struct gs_run *gs_open(struct vc_render *r, const struct vc_regs *regs, const struct vc_mem *mem, bool from_ds,
+                       gs_es_fn es_fn, void *es_arg, gs_prim_fn fn, void *ctx, struct vc_draw_err *err);
+int gs_primitive(struct gs_run *g, enum vgt_prim_kind kind, const uint32_t *idx, const uint64_t *inv, unsigned n,
+                 uint32_t instance, uint32_t prim_id);
+void gs_close(struct gs_run *g);
 
 /* Run the draw through the geometry path: the VGT's primitives (vgt_run)
  * through the ES and the GS, the GS's strips through the copy shader to fn.

@@ -30,18 +30,18 @@ static int map_ring(const struct vc_regs *regs, const struct vc_mem *mem, const 
     return 0;
 }
 
-int gs_state_init(struct gs_state *g, const struct vc_regs *regs, const struct vc_mem *mem, struct vc_draw_err *err)
+int gs_state_init(struct gs_state *g, const struct vc_regs *regs, const struct vc_mem *mem, bool from_ds,
+                  struct vc_draw_err *err)
 {
     memset(g, 0, sizeof *g);
     uint32_t st = vc_reg(regs, REG_VGT_SHADER_STAGES_EN);
-    if (G_VGT_SHADER_STAGES_EN__LS_EN(st) || G_VGT_SHADER_STAGES_EN__HS_EN(st) ||
-        G_VGT_SHADER_STAGES_EN__ES_EN(st) == V_VGT_SHADER_STAGES_EN_ES_EN__ES_STAGE_DS)
-        return rs_fail(err, "GS: tessellation (VGT_SHADER_STAGES_EN 0x%x) is not modelled", st);
-    if (!G_VGT_SHADER_STAGES_EN__GS_EN(st) ||
-        G_VGT_SHADER_STAGES_EN__ES_EN(st) != V_VGT_SHADER_STAGES_EN_ES_EN__ES_STAGE_REAL ||
-        G_VGT_SHADER_STAGES_EN__VS_EN(st) != V_VGT_SHADER_STAGES_EN_VS_EN__VS_STAGE_COPY_SHADER)
-        return rs_fail(err, "GS: VGT_GS_MODE GS_SCENARIO_G with VGT_SHADER_STAGES_EN 0x%x (not GS_EN, ES_EN REAL, "
-                            "VS_EN COPY_SHADER) is not modelled", st);
+    unsigned es = from_ds ? V_VGT_SHADER_STAGES_EN_ES_EN__ES_STAGE_DS : V_VGT_SHADER_STAGES_EN_ES_EN__ES_STAGE_REAL;
+    if (!G_VGT_SHADER_STAGES_EN__GS_EN(st) || G_VGT_SHADER_STAGES_EN__ES_EN(st) != es ||
+        G_VGT_SHADER_STAGES_EN__VS_EN(st) != V_VGT_SHADER_STAGES_EN_VS_EN__VS_STAGE_COPY_SHADER ||
+        (!from_ds && (G_VGT_SHADER_STAGES_EN__LS_EN(st) || G_VGT_SHADER_STAGES_EN__HS_EN(st))))
+        return rs_fail(err, "GS: VGT_GS_MODE GS_SCENARIO_G with VGT_SHADER_STAGES_EN 0x%x (not GS_EN, ES_EN %s, "
+                            "VS_EN COPY_SHADER%s) is not modelled", st, from_ds ? "DS" : "REAL",
+                       from_ds ? "" : ", no LS / HS");
     uint32_t so = vc_reg(regs, REG_VGT_STRMOUT_CONFIG);
     if (so & 0xFu)
         return rs_fail(err, "GS: stream-out (VGT_STRMOUT_CONFIG 0x%x) is not modelled", so);
@@ -63,9 +63,10 @@ int gs_state_init(struct gs_state *g, const struct vc_regs *regs, const struct v
     if (g->out_prim > V_VGT_GS_OUTPRIM_TYPE__OUTPRIM_TYPE_TRISTRIP)
         return rs_fail(err, "GS: VGT_GS_OUT_PRIM_TYPE %u is not a point list, line strip or triangle strip",
                        g->out_prim);
-    if (g->es_item == 0 || g->gs_item == 0)
-        return rs_fail(err, "GS: a ring item of 0 dwords (SQ_ESGS_RING_ITEMSIZE %u, SQ_GSVS_RING_ITEMSIZE %u)",
-                       g->es_item, g->gs_item);
+    /* an ES item of 0 dwords is a GS that reads no inputs (Mesa:
+     * trivial-tess-gs_no-gs-inputs); the ES still runs, writing nothing */
+    if (g->gs_item == 0)
+        return rs_fail(err, "GS: a GSVS ring item of 0 dwords (SQ_GSVS_RING_ITEMSIZE 0)");
     if ((uint64_t)g->vert_item * g->max_vert_out > g->gs_item)
         return rs_fail(err, "GS: %u vertices of %u dwords (VGT_GS_MAX_VERT_OUT, SQ_GS_VERT_ITEMSIZE) do not fit "
                             "SQ_GSVS_RING_ITEMSIZE %u", g->max_vert_out, g->vert_item, g->gs_item);
@@ -73,8 +74,8 @@ int gs_state_init(struct gs_state *g, const struct vc_regs *regs, const struct v
         if (g->stream_off[s] > g->gs_item)
             return rs_fail(err, "GS: SQ_GSVS_RING_OFFSET_%u %u is past SQ_GSVS_RING_ITEMSIZE %u", s,
                            g->stream_off[s], g->gs_item);
-    g->es_slots = (unsigned)(g->esgs_bytes / (4ull * g->es_item) > UINT32_MAX ? UINT32_MAX
-                                                                            : g->esgs_bytes / (4ull * g->es_item));
+    uint64_t es_slots = g->es_item ? g->esgs_bytes / (4ull * g->es_item) : GS_STATE_MAX_SLOTS;
+    g->es_slots = (unsigned)(es_slots > UINT32_MAX ? UINT32_MAX : es_slots);
     g->gs_slots = (unsigned)(g->gsvs_bytes / (4ull * g->gs_item) > UINT32_MAX ? UINT32_MAX
                                                                             : g->gsvs_bytes / (4ull * g->gs_item));
     /* the model uses at most GS_STATE_MAX_SLOTS items of a larger ring */

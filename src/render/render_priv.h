@@ -34,7 +34,7 @@ struct vc_render {
     struct draw_ctx *draw_kept;
     struct cache_entry *cache_kept;
     bool draw_kept_busy;
-    bool block_path_off;         /* tests: fully covered blocks shaded pixel by pixel (draw.c) */
+    bool block_path_off;         /* vc_render_set_block_path(false): blocks pixel by pixel */
 };
 
 /* ---- address tables kept across draws (addr_table.c) ---------------------- */

@@ -518,8 +518,8 @@ static int begin(void *ctx, const struct vc_regs *regs, const struct vc_mem *mem
     if (s->gs && (map_program(s, STAGE_ES, REG_SQ_PGM_START_ES, err) || map_program(s, STAGE_GS, REG_SQ_PGM_START_GS, err) ||
                   check_vertex_formats(s, STAGE_ES, err) || check_vertex_formats(s, STAGE_GS, err)))
         return -1;
-    /* (tessellation into a GS is refused by name when the draw starts) */
-    s->tess = tess_enabled(regs) && !s->gs;
+    /* with a GS too, SQ_PGM_START_ES (mapped above) holds the DS */
+    s->tess = tess_enabled(regs);
     if (s->tess && (map_program(s, STAGE_LS, REG_SQ_PGM_START_LS, err) || map_program(s, STAGE_HS, REG_SQ_PGM_START_HS, err) ||
                     check_vertex_formats(s, STAGE_LS, err) || check_vertex_formats(s, STAGE_HS, err)))
         return -1;
@@ -733,6 +733,26 @@ static int ds(void *ctx, const struct vc_regs *regs, const struct vc_mem *mem, c
     if (run_tess_stage(ctx, STAGE_VS, 6, NULL, &st, NULL, 0, sink, &o, err))
         return -1;
     return vertex_out(&o, out, "the domain point of patch", r0[3], err);
+}
+
+/* The DS run as the ES (tessellation into a geometry shader): the VS's
+ * resources and constants as the DS has them (Mesa emits the TES's to the
+ * VS's slots, "VS or ES - which are common"), the patch's LDS, and the
+ * ESGS ring for its outputs. */
+static int ds_es(void *ctx, const struct vc_regs *regs, const struct vc_mem *mem, const uint32_t r0[4],
+                 const struct vc_tess_sink *sink, const struct vc_ring_sink *ring, struct vc_draw_err *err)
+{
+    (void)regs, (void)mem;
+    struct shade *s = ctx;
+    if (!s->gs)
+        return rs_fail(err, "render: the DS ran as the ES outside a geometry-shader draw");
+    struct eg_stage_start st = {V_SQ_FETCH_RESOURCE_BASE__VS, V_SQ_SAMPLER_BASE__VS, {.u = {0}}, {.u = {0}}};
+    memcpy(st.r0.u, r0, sizeof st.r0.u);
+    struct eg_vs_output o;
+    s->sink = ring;
+    int rc = run_tess_stage(s, STAGE_ES, 2, NULL, &st, NULL, 0, sink, &o, err);
+    s->sink = NULL;
+    return rc;
 }
 
 /* The renderer's view of one lane's exports. */
@@ -1039,6 +1059,7 @@ int render_default_shaders(struct vc_render *r, struct vc_shader_ops *ops)
     ops->ls = ls;
     ops->hs = hs;
     ops->ds = ds;
+    ops->ds_es = ds_es;
     ops->pixel = pixel;
     ops->stream_vertex = stream_vertex;
     return 0;

@@ -23,7 +23,12 @@
  * - DS: the VS program (SQ_PGM_START_VS), once per domain point, R0.x / R0.y
  *   gl_TessCoord.xy, R0.z the relative patch id, R0.w the primitive id; it
  *   reads the HS's outputs from the LDS and exports as a vertex shader;
- * - its points, lines and triangles go on as a VS's primitives would.
+ * - its points, lines and triangles go on as a VS's primitives would;
+ * - or, with a geometry shader (ES_EN ES_STAGE_DS), the DS is the ES
+ *   (SQ_PGM_START_ES, the same R0) writing its outputs into the ESGS ring,
+ *   and each of the tessellator's primitives goes through the GS (gs.c)
+ *   with the patch's primitive id as the GS's (R0.z; piglit's
+ *   gs-primitiveid-instanced: both triangles of a patch see its id).
  *
  * The LDS starts as zeros for each patch, the factors as zeros (a patch
  * whose HS writes none is culled). */
@@ -48,6 +53,9 @@ struct tess_run {
     uint32_t instance;
     bool in_instance;
     uint32_t prim_id;
+    struct gs_run *gs;             /* the GS the DS feeds, or NULL */
+    const struct vc_tess_sink *sink; /* the current patch's, for ds_as_es */
+    uint64_t patches;              /* patches so far: names the DS runs for the GS */
 };
 
 static int tf_write(void *ctx, uint32_t addr, uint32_t value, char *msg, size_t msglen)
@@ -69,6 +77,38 @@ static bool grow_out(struct tess_run *t, unsigned n)
     t->out = o;
     t->out_cap = n;
     return true;
+}
+
+/* The DS as the ES, for domain point `index` of the current patch. */
+static int ds_as_es(void *arg, uint32_t index, uint32_t instance, const struct vc_ring_sink *ring,
+                    struct vc_draw_err *err)
+{
+    struct tess_run *t = arg;
+    (void)instance;
+    uint32_t r0[4] = {0, 0, 0, t->prim_id};
+    memcpy(&r0[0], &t->mesh.uv[index][0], 4);
+    memcpy(&r0[1], &t->mesh.uv[index][1], 4);
+    return t->r->shaders.ds_es(t->r->shaders.ctx, t->regs, t->mem, r0, t->sink, ring, err);
+}
+
+/* The tessellated primitives of the current patch through the GS. */
+static int patch_through_gs(struct tess_run *t, uint32_t instance)
+{
+    unsigned per = t->mesh.per_prim;
+    enum vgt_prim_kind pk = per == 3 ? VGT_TRIANGLE : per == 2 ? VGT_LINE : VGT_POINT;
+    /* a point is named by its patch and place in it */
+    uint64_t base = t->patches * ((uint64_t)UINT32_MAX + 1);
+    for (unsigned p = 0; p < t->mesh.nprims; p++) {
+        uint32_t idx[3];
+        uint64_t inv[3];
+        for (unsigned k = 0; k < per; k++) {
+            idx[k] = t->mesh.prim[p][k];
+            inv[k] = base + idx[k];
+        }
+        if (gs_primitive(t->gs, pk, idx, inv, per, instance, t->prim_id))
+            return -1;
+    }
+    return 0;
 }
 
 static int on_patch(void *ctx, enum vgt_prim_kind kind, const uint32_t *idx, const uint64_t *inv, unsigned n,
@@ -101,6 +141,14 @@ static int on_patch(void *ctx, enum vgt_prim_kind kind, const uint32_t *idx, con
     char why[120];
     if (tess_generate(&t->mesh, t->t.domain, t->t.spacing, t->t.output, t->tf, t->t.max_level, why, sizeof why))
         return rs_fail(t->err, "tessellator: %s", why);
+    if (t->gs) {
+        t->sink = &sink;
+        int rc = patch_through_gs(t, instance);
+        t->sink = NULL;
+        t->patches++;
+        t->prim_id++;
+        return rc;
+    }
     if (!grow_out(t, t->mesh.npoints))
         return rs_fail(t->err, "tessellation: out of memory");
     for (unsigned k = 0; k < t->mesh.npoints; k++) {
@@ -150,8 +198,18 @@ int tess_draw(struct vc_render *r, const struct vc_regs *regs, const struct vc_m
     t->err = err;
     t->fn = fn;
     t->ctx = ctx;
+    if (t->t.gs) {
+        if (!r->shaders.ds_es) {
+            rs_fail(err, "tessellation: a DS into a geometry shader, and the shader stages have no DS-as-ES");
+            goto out;
+        }
+        t->gs = gs_open(r, regs, mem, true, ds_as_es, t, fn, ctx, err);
+        if (!t->gs)
+            goto out;
+    }
     rc = vgt_run(regs, mem, draw, on_patch, t, counts, err);
 out:
+    gs_close(t->gs);
     tess_mesh_free(&t->mesh);
     free(t->out);
     free(t->lds);

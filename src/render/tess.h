@@ -8,7 +8,8 @@
  * tessellator (tessellator.c, VGT_TF_PARAM) turns the factors into domain
  * points and primitives; the domain shader, bound as the VS, runs once per
  * point reading the LDS, and its positions and parameters go to the clipper
- * as a VS's would. */
+ * as a VS's would -- or, with a geometry shader, the DS runs as the ES into
+ * the ESGS ring and each tessellated primitive goes through the GS (gs.c). */
 #ifndef CEDAR_RENDER_TESS_H
 #define CEDAR_RENDER_TESS_H
 
@@ -31,19 +32,20 @@ struct tess_state {
     enum tess_output output;        /* .TOPOLOGY */
     unsigned nfactors;              /* factors a patch has: 2, 4 or 6 */
     float max_level;                /* VGT_HOS_MAX_TESS_LEVEL */
+    bool gs;                        /* the DS feeds a GS (ES_EN ES_STAGE_DS) */
 };
 
 /* Whether the draw runs the tessellation path (VGT_SHADER_STAGES_EN.HS_EN). */
 bool tess_enabled(const struct vc_regs *regs);
 
-/* Decode and check the state; what the model does not take (tessellation
- * into a geometry shader, stage combinations Mesa does not set) stops the
- * draw with a named reason.  0, or -1 with err. */
+/* Decode and check the state; what the model does not take (stage
+ * combinations Mesa does not set) stops the draw with a named reason.  0,
+ * or -1 with err. */
 int tess_state_init(struct tess_state *t, const struct vc_regs *regs, struct vc_draw_err *err);
 
 /* Run the draw through the tessellation path: the VGT's patches (vgt_run)
  * through the LS, the HS, the tessellator and the DS, the DS's points,
- * lines or triangles to fn.  Counts into counts (vs_invocations: the
+ * lines or triangles to fn (with a GS: through the GS, its strips to fn).  Counts into counts (vs_invocations: the
  * reuse model's count of the LS's vertices) and r->stats (vertices: LS and
  * DS runs).  0, or -1 with err. */
 int tess_draw(struct vc_render *r, const struct vc_regs *regs, const struct vc_mem *mem, const struct vc_draw *draw,

@@ -21,13 +21,19 @@ int tess_state_init(struct tess_state *t, const struct vc_regs *regs, struct vc_
 {
     memset(t, 0, sizeof *t);
     uint32_t st = vc_reg(regs, REG_VGT_SHADER_STAGES_EN);
-    if (G_VGT_SHADER_STAGES_EN__GS_EN(st) || G_VGT_SHADER_STAGES_EN__ES_EN(st))
-        return rs_fail(err, "tessellation: the DS run as the ES into a geometry shader (VGT_SHADER_STAGES_EN 0x%x) "
-                            "is not modelled", st);
+    /* into a GS: ES_EN ES_STAGE_DS, GS_EN, VS_EN the copy shader, and the
+     * GS scenario in VGT_GS_MODE */
+    t->gs = G_VGT_SHADER_STAGES_EN__GS_EN(st);
+    if (t->gs != gs_enabled(regs))
+        return rs_fail(err, "tessellation: VGT_SHADER_STAGES_EN 0x%x %s GS_EN, VGT_GS_MODE %s GS_SCENARIO_G", st,
+                       t->gs ? "with" : "without", t->gs ? "not" : "");
+    unsigned es = t->gs ? V_VGT_SHADER_STAGES_EN_ES_EN__ES_STAGE_DS : 0;
+    unsigned vs = t->gs ? V_VGT_SHADER_STAGES_EN_VS_EN__VS_STAGE_COPY_SHADER : V_VGT_SHADER_STAGES_EN_VS_EN__VS_STAGE_DS;
     if (G_VGT_SHADER_STAGES_EN__LS_EN(st) != V_VGT_SHADER_STAGES_EN_LS_EN__LS_STAGE_ON ||
-        G_VGT_SHADER_STAGES_EN__VS_EN(st) != V_VGT_SHADER_STAGES_EN_VS_EN__VS_STAGE_DS)
-        return rs_fail(err, "tessellation: VGT_SHADER_STAGES_EN 0x%x with HS_EN (not LS_EN LS_STAGE_ON, VS_EN "
-                            "VS_STAGE_DS) is not modelled", st);
+        G_VGT_SHADER_STAGES_EN__ES_EN(st) != es || G_VGT_SHADER_STAGES_EN__VS_EN(st) != vs)
+        return rs_fail(err, "tessellation: VGT_SHADER_STAGES_EN 0x%x with HS_EN (not LS_EN LS_STAGE_ON, %s) is "
+                            "not modelled", st, t->gs ? "ES_EN ES_STAGE_DS, VS_EN VS_STAGE_COPY_SHADER"
+                                                  : "VS_EN VS_STAGE_DS, no ES");
     uint32_t cfg = vc_reg(regs, REG_VGT_LS_HS_CONFIG);
     t->ncp_in = G_VGT_LS_HS_CONFIG__HS_NUM_INPUT_CP(cfg);
     t->ncp_out = G_VGT_LS_HS_CONFIG__HS_NUM_OUTPUT_CP(cfg);

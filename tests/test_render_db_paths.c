@@ -1,0 +1,376 @@
+/* The depth block's per-pixel and per-tile paths (db_fragment: addresses,
+ * HTILE state and the face's state found once per pixel, samples at a fixed
+ * stride; db_block: once per micro tile) against the per-sample reference
+ * they stand for, written here as the DB was
+ * specified before it: every sample addressed through cedar_tile_addr, the
+ * HTILE word read per sample, depths compared as doubles, the GL 4.1.5 /
+ * 4.1.6 order (stencil test, depth test, their operations under the write
+ * mask, clears, the pass count).  Random DB states (depth format, samples,
+ * 1D / 2D layouts, HTILE with random ZMASKs, depth and stencil functions and
+ * operations for both faces, clears, clamp, exported stencil references)
+ * and random fragments (inside and outside the surface, z in and out of
+ * [0, 1] and NaN) over random memory: the returned masks, the pass counts
+ * and every byte of depth, stencil and HTILE must agree. */
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "common/test_util.h"
+#include "src/render/depth.h"
+#include "tests/common/render_scene.h"
+
+#define SIDE 64
+#define BASE 0x100000ull
+#define Z_OFF 0x0
+#define S_OFF 0x20000
+#define H_OFF 0x30000
+#define MEM 0x40000
+#define STATES 300
+#define FRAGMENTS 200
+
+struct side {
+    uint8_t *mem;
+    struct vc_mem vmem;
+    struct db_state db;
+};
+
+static void *side_ptr(void *ctx, uint64_t addr, uint64_t len)
+{
+    struct side *s = ctx;
+    if (addr < BASE || len > MEM || addr - BASE > MEM - len)
+        return NULL;
+    return s->mem + (addr - BASE);
+}
+
+static unsigned pick(const unsigned *v, unsigned n)
+{
+    return v[test_rand() % n];
+}
+
+static float random_z(void)
+{
+    switch (test_rand() % 12) {
+    case 0: return 0.0f;
+    case 1: return 1.0f;
+    case 2: return -0.5f;
+    case 3: return 1.25f;
+    case 4: return NAN;
+    default: return (float)(test_rand() % 1000001) / 1000000.0f;
+    }
+}
+
+static unsigned log2_of(unsigned v)
+{
+    unsigned l = 0;
+    while ((1u << l) < v)
+        l++;
+    return l;
+}
+
+/* Random DB registers a draw could have (no DB copy: it tests nothing). */
+static void random_state(struct vc_regs *r, unsigned *samples)
+{
+    static const unsigned zfmt[] = {V_DB_Z_FORMAT__Z_16, V_DB_Z_FORMAT__Z_24, V_DB_Z_FORMAT__Z_32_FLOAT,
+                                    V_DB_Z_FORMAT__Z_INVALID};
+    static const unsigned ns[] = {1, 2, 4, 8};
+    static const unsigned modes[] = {V_ARRAY_MODE__ARRAY_1D_TILED_THIN1, V_ARRAY_MODE__ARRAY_2D_TILED_THIN1};
+    unsigned zf = test_rand() % 8 ? pick(zfmt, 3) : zfmt[3];
+    *samples = pick(ns, 4);
+    unsigned mode = pick(modes, 2);
+    /* 2D: macro tiles of at most 64 x 64 pixels divide the 64 x 64 surface
+     * (8 x bank width x 2 pipes x aspect wide, 8 x bank height x 8 banks /
+     * aspect high) */
+    unsigned bankw = 1u << (test_rand() % 2), mtilea = 1u << (test_rand() % 2);
+    unsigned bankh = mtilea == 2 ? 1u << (test_rand() % 2) : 1;
+    unsigned zinfo = S_DB_Z_INFO__FORMAT(zf) | S_DB_Z_INFO__ARRAY_MODE(mode) |
+                     S_DB_Z_INFO__NUM_SAMPLES(log2_of(*samples)) | S_DB_Z_INFO__TILE_SPLIT(test_rand() % 7) |
+                     S_DB_Z_INFO__NUM_BANKS(1) | S_DB_Z_INFO__BANK_WIDTH(log2_of(bankw)) |
+                     S_DB_Z_INFO__BANK_HEIGHT(log2_of(bankh)) | S_DB_Z_INFO__MACRO_TILE_ASPECT(log2_of(mtilea));
+    bool htile = zf != V_DB_Z_FORMAT__Z_INVALID && test_rand() % 2;
+    if (htile)
+        zinfo |= S_DB_Z_INFO__TILE_SURFACE_ENABLE(1);
+    scene_set_reg(r, REG_DB_Z_INFO, zinfo);
+    scene_set_reg(r, REG_DB_HTILE_SURFACE, htile ? 1 : 0);
+    scene_set_reg(r, REG_DB_HTILE_DATA_BASE, (uint32_t)((BASE + H_OFF) >> 8));
+    bool stencil = test_rand() % 4 != 0;
+    scene_set_reg(r, REG_DB_STENCIL_INFO,
+                  S_DB_STENCIL_INFO__FORMAT(stencil ? V_DB_STENCIL_FORMAT__STENCIL_8 : V_DB_STENCIL_FORMAT__STENCIL_INVALID) |
+                      S_DB_STENCIL_INFO__TILE_SPLIT(test_rand() % 7));
+    scene_set_reg(r, REG_DB_DEPTH_SIZE, S_DB_DEPTH_SIZE__PITCH_TILE_MAX(SIDE / 8 - 1) |
+                                            S_DB_DEPTH_SIZE__HEIGHT_TILE_MAX(SIDE / 8 - 1));
+    scene_set_reg(r, REG_DB_DEPTH_VIEW, 0);
+    scene_set_reg(r, REG_DB_Z_READ_BASE, (uint32_t)((BASE + Z_OFF) >> 8));
+    scene_set_reg(r, REG_DB_Z_WRITE_BASE, (uint32_t)((BASE + Z_OFF) >> 8));
+    scene_set_reg(r, REG_DB_STENCIL_READ_BASE, (uint32_t)((BASE + S_OFF) >> 8));
+    scene_set_reg(r, REG_DB_STENCIL_WRITE_BASE, (uint32_t)((BASE + S_OFF) >> 8));
+    uint32_t dc = test_rand() & ~S_DB_DEPTH_CONTROL__ZFUNC(7);
+    dc |= S_DB_DEPTH_CONTROL__ZFUNC(test_rand() % 8);
+    scene_set_reg(r, REG_DB_DEPTH_CONTROL, dc);
+    unsigned rc = 0;
+    if (test_rand() % 8 == 0)
+        rc |= S_DB_RENDER_CONTROL__DEPTH_CLEAR_ENABLE(1);
+    if (test_rand() % 8 == 0)
+        rc |= S_DB_RENDER_CONTROL__STENCIL_CLEAR_ENABLE(1);
+    if (test_rand() % 8 == 0)
+        rc |= S_DB_RENDER_CONTROL__DEPTH_COMPRESS_DISABLE(1);
+    scene_set_reg(r, REG_DB_RENDER_CONTROL, rc);
+    scene_set_reg(r, REG_DB_SHADER_CONTROL, 0);
+    scene_set_reg(r, REG_DB_COUNT_CONTROL, test_rand() % 4 ? 0 : S_DB_COUNT_CONTROL__ZPASS_INCREMENT_DISABLE(1));
+    scene_set_reg(r, REG_DB_STENCILREFMASK, test_rand());
+    scene_set_reg(r, REG_DB_STENCILREFMASK_BF, test_rand());
+    scene_set_reg(r, REG_DB_RENDER_OVERRIDE,
+                  test_rand() % 4 ? 0 : S_DB_RENDER_OVERRIDE__DISABLE_VIEWPORT_CLAMP(1));
+    float zmin = (float)(test_rand() % 5) / 10.0f;
+    scene_set_float(r, REG_PA_SC_VPORT_ZMIN_0, zmin);
+    scene_set_float(r, REG_PA_SC_VPORT_ZMAX_0, zmin + (float)(test_rand() % 6) / 10.0f);
+    scene_set_float(r, REG_DB_DEPTH_CLEAR, random_z());
+    scene_set_reg(r, REG_DB_STENCIL_CLEAR, test_rand() & 0xFF);
+}
+
+/* ---- the reference: one sample at a time ------------------------------- */
+
+static uint32_t *ref_htile(const struct db_state *db, unsigned x, unsigned y)
+{
+    return db->htile ? &db->htile[(y >> 3) * db->htile_pitch + (x >> 3)] : NULL;
+}
+
+static uint64_t ref_zaddr(const struct db_state *db, unsigned x, unsigned y, unsigned s)
+{
+    return cedar_tile_addr(&db->zmap, x, y, s, db->slice);
+}
+
+static uint32_t ref_z_at(const struct db_state *db, uint64_t off)
+{
+    const uint8_t *p = db->zrd + off;
+    if (db->zformat == V_DB_Z_FORMAT__Z_16)
+        return (uint32_t)p[0] | (uint32_t)p[1] << 8;
+    uint32_t v = (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+    return db->zformat == V_DB_Z_FORMAT__Z_24 ? v & 0xFFFFFFu : v;
+}
+
+static void ref_store_z(const struct db_state *db, uint64_t off, uint32_t v)
+{
+    unsigned n = db->zformat == V_DB_Z_FORMAT__Z_16 ? 2 : 4;
+    for (unsigned i = 0; i < n; i++)
+        db->zwr[off + i] = (uint8_t)(v >> (8 * i));
+}
+
+static double ref_decode(unsigned zformat, uint32_t bits)
+{
+    float f;
+    memcpy(&f, &bits, 4);
+    return zformat == V_DB_Z_FORMAT__Z_32_FLOAT ? (double)f : (double)bits;
+}
+
+/* GL 4.1.5 / 4.1.6, function by function */
+static bool ref_compare(unsigned func, double a, double b)
+{
+    const bool pass[8] = {
+        [V_COMPARE_FUNC__STENCILFUNC_NEVER] = false,   [V_COMPARE_FUNC__STENCILFUNC_LESS] = a < b,
+        [V_COMPARE_FUNC__STENCILFUNC_EQUAL] = a == b,  [V_COMPARE_FUNC__STENCILFUNC_LEQUAL] = a <= b,
+        [V_COMPARE_FUNC__STENCILFUNC_GREATER] = a > b, [V_COMPARE_FUNC__STENCILFUNC_NOTEQUAL] = a != b,
+        [V_COMPARE_FUNC__STENCILFUNC_GEQUAL] = a >= b, [V_COMPARE_FUNC__STENCILFUNC_ALWAYS] = true,
+    };
+    return pass[func & 7];
+}
+
+/* GL 4.1.5's stencil operations (INCR / DECR clamp to 0..255) */
+static uint8_t ref_op(unsigned op, uint8_t old, uint8_t ref)
+{
+    const uint8_t result[8] = {
+        [V_STENCIL_OP__STENCIL_KEEP] = old,
+        [V_STENCIL_OP__STENCIL_ZERO] = 0,
+        [V_STENCIL_OP__STENCIL_REPLACE] = ref,
+        [V_STENCIL_OP__STENCIL_INCR] = (uint8_t)(old < 255 ? old + 1 : 255),
+        [V_STENCIL_OP__STENCIL_DECR] = (uint8_t)(old > 0 ? old - 1 : 0),
+        [V_STENCIL_OP__STENCIL_INVERT] = (uint8_t)(255 - old),
+        [V_STENCIL_OP__STENCIL_INCR_WRAP] = (uint8_t)((old + 1) % 256),
+        [V_STENCIL_OP__STENCIL_DECR_WRAP] = (uint8_t)((old + 255) % 256),
+    };
+    return result[op & 7];
+}
+
+static uint32_t ref_fragment(struct db_state *db, unsigned x, unsigned y, uint32_t coverage, const float *z,
+                             const uint8_t *sref, bool front)
+{
+    if (!db->active || !coverage)
+        return coverage;
+    bool zs = db->zformat != V_DB_Z_FORMAT__Z_INVALID && x < db->zmap.width && y < db->zmap.height;
+    bool ss = db->has_stencil && x < db->smap.width && y < db->smap.height;
+    uint32_t *h = zs ? ref_htile(db, x, y) : NULL;
+    if (h && !(*h & 0xFu) && (db->z_write || db->z_clear || db->expand_only)) {
+        for (unsigned j = 0; j < 8; j++)
+            for (unsigned i = 0; i < 8; i++)
+                for (unsigned s = 0; s < db->samples; s++)
+                    ref_store_z(db, ref_zaddr(db, (x & ~7u) + i, (y & ~7u) + j, s),
+                                db_depth_encode(db->zformat, db->clear_z));
+        *h |= 0xFu;
+    }
+    unsigned f = !front && db->backface ? 1 : 0;
+    uint8_t ref = sref ? *sref : db->sref[f];
+    uint32_t passed = 0;
+    for (unsigned s = 0; s < db->samples; s++) {
+        if (!((coverage >> s) & 1u))
+            continue;
+        double zv = z[s];
+        if (db->clamp && !db->z_clear)
+            zv = zv < db->zmin ? db->zmin : zv > db->zmax ? db->zmax : zv;
+        if (db->z_clear)
+            zv = db->clear_z;
+        uint64_t soff = ss ? cedar_tile_addr(&db->smap, x, y, s, db->slice) : 0;
+        uint8_t sold = ss ? db->srd[soff] : 0, snew = sold;
+        uint64_t zoff = zs ? ref_zaddr(db, x, y, s) : 0;
+        bool pass = true;
+        if (db->s_on && ss && !ref_compare(db->sfunc[f], ref & db->smask[f], sold & db->smask[f])) {
+            snew = ref_op(db->sfail[f], sold, ref);
+            pass = false;
+        }
+        uint32_t znew = 0;
+        if (pass && db->z_on && zs) {
+            znew = db_depth_encode(db->zformat, zv);
+            uint32_t *hw = ref_htile(db, x, y);
+            uint32_t zold = hw && !(*hw & 0xFu) ? db_depth_encode(db->zformat, db->clear_z) : ref_z_at(db, zoff);
+            bool zp = ref_compare(db->zfunc, ref_decode(db->zformat, znew), ref_decode(db->zformat, zold));
+            if (db->s_on && ss)
+                snew = ref_op(zp ? db->szpass[f] : db->szfail[f], sold, ref);
+            pass = zp;
+        } else if (pass && db->s_on && ss) {
+            snew = ref_op(db->szpass[f], sold, ref);
+        }
+        if (db->s_on && ss)
+            db->swr[soff] = (uint8_t)((sold & ~db->swmask[f]) | (snew & db->swmask[f]));
+        if (db->s_clear && ss)
+            db->swr[soff] = db->clear_s;
+        if (zs && ((pass && db->z_write) || db->z_clear))
+            ref_store_z(db, zoff, db->z_clear ? db_depth_encode(db->zformat, zv) : znew);
+        if (pass) {
+            passed |= 1u << s;
+            if (db->count)
+                db->zpass++;
+        }
+    }
+    return passed;
+}
+
+/* ---- the comparison ---------------------------------------------------- */
+
+static int side_init(struct side *s, const struct vc_regs *regs, const uint8_t *mem, unsigned samples)
+{
+    s->mem = malloc(MEM);
+    assert_non_null(s->mem);
+    memcpy(s->mem, mem, MEM);
+    s->vmem = (struct vc_mem){.ctx = s, .ptr = side_ptr};
+    struct cedar_tiling t = {2, 8, 256, 1024};
+    struct vc_draw_err err = {{0}};
+    return db_init(&s->db, regs, &s->vmem, samples, &t, &err);
+}
+
+static void same_memory(const struct side *a, const struct side *b, unsigned k, const char *when)
+{
+    if (memcmp(a->mem, b->mem, MEM) != 0) {
+        size_t i = 0;
+        while (a->mem[i] == b->mem[i])
+            i++;
+        fail_msg("state %u %s: memory differs first at byte 0x%zx", k, when, i);
+    }
+}
+
+static void test_fast_path_vs_reference(void **state)
+{
+    (void)state;
+    test_rand_seed(0xDB0Bull);
+    struct vc_regs *regs = calloc(1, sizeof *regs);
+    uint8_t *mem = malloc(MEM);
+    assert_non_null(regs);
+    assert_non_null(mem);
+    unsigned ran = 0, passed_samples = 0, zwrites = 0, blocks = 0;
+    for (unsigned k = 0; k < STATES; k++) {
+        unsigned samples;
+        memset(regs, 0, sizeof *regs);
+        random_state(regs, &samples);
+        for (size_t i = 0; i < MEM; i += 4) {
+            uint32_t v = test_rand();
+            memcpy(mem + i, &v, 4);
+        }
+        struct side a, b;
+        int ra = side_init(&a, regs, mem, samples), rb = side_init(&b, regs, mem, samples);
+        assert_int_equal(ra, rb);
+        if (ra || !a.db.active) {
+            free(a.mem);
+            free(b.mem);
+            continue;
+        }
+        ran++;
+        for (unsigned n = 0; n < FRAGMENTS / 8; n++) {
+            /* db_block on a micro tile (some partly outside the surface)
+             * against the reference pixel by pixel in its order */
+            unsigned x0 = (test_rand() % (SIDE / 8 + 1)) * 8, y0 = (test_rand() % (SIDE / 8 + 1)) * 8;
+            bool front = test_rand() % 2;
+            uint32_t cov[64], want[64];
+            float z[64 * RS_MAX_SAMPLES];
+            float zc = random_z(), dzx = (float)(test_rand() % 100) * 1e-4f, dzy = (float)(test_rand() % 100) * 1e-4f;
+            bool none = test_rand() % 8 == 0; /* a tile with nothing covered touches nothing */
+            for (unsigned l = 0; l < 64; l++) {
+                cov[l] = none ? 0 : test_rand() % 8 ? (1u << samples) - 1u : test_rand() & ((1u << samples) - 1u);
+                for (unsigned s = 0; s < samples; s++)
+                    z[l * samples + s] = test_rand() % 16 ? zc + (float)(l & 7) * dzx + (float)(l >> 3) * dzy
+                                                          : random_z();
+            }
+            for (unsigned l = 0; l < 64; l++)
+                want[l] = ref_fragment(&b.db, x0 + (l & 7), y0 + (l >> 3), cov[l], z + l * samples, NULL, front);
+            db_block(&a.db, x0, y0, cov, z, front);
+            for (unsigned l = 0; l < 64; l++)
+                if (cov[l] != want[l])
+                    fail_msg("state %u block (%u,%u) pixel %u: passed %x, reference %x", k, x0, y0, l, cov[l],
+                             want[l]);
+            blocks++;
+        }
+        same_memory(&a, &b, k, "after the blocks");
+        for (unsigned n = 0; n < FRAGMENTS; n++) {
+            /* runs of neighbours (the micro tile kept), some outside */
+            unsigned x = test_rand() % (SIDE + 8), y = test_rand() % (SIDE + 8);
+            unsigned len = 1 + test_rand() % 16;
+            uint8_t sref = (uint8_t)test_rand();
+            bool use_sref = test_rand() % 4 == 0, front = test_rand() % 2;
+            for (unsigned i = 0; i < len; i++, x++) {
+                uint32_t cov = test_rand() % 4 ? (1u << samples) - 1u : test_rand() & ((1u << samples) - 1u);
+                float z[RS_MAX_SAMPLES];
+                float zc = random_z();
+                for (unsigned s = 0; s < samples; s++)
+                    z[s] = test_rand() % 8 ? zc + (float)s * 1e-4f : random_z();
+                uint32_t pa = db_fragment(&a.db, x, y, cov, z, use_sref ? &sref : NULL, front);
+                uint32_t pb = ref_fragment(&b.db, x, y, cov, z, use_sref ? &sref : NULL, front);
+                if (pa != pb)
+                    fail_msg("state %u fragment %u (%u,%u) cov %x: passed %x, reference %x", k, n, x, y, cov, pa,
+                             pb);
+                passed_samples += (unsigned)__builtin_popcount(pa);
+            }
+        }
+        assert_int_equal(a.db.zpass, b.db.zpass);
+        same_memory(&a, &b, k, "at the end");
+        zwrites += memcmp(a.mem, mem, MEM) != 0;
+        free(a.mem);
+        free(b.mem);
+    }
+    print_message("%u random DB states, %u blocks, %u samples passed, %u states changed memory\n", ran, blocks,
+                  passed_samples, zwrites);
+    /* the states exercised something: most ran, many wrote */
+    assert_true(ran > STATES / 2);
+    assert_true(zwrites > ran / 4);
+    free(mem);
+    free(regs);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_fast_path_vs_reference),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
