@@ -8,6 +8,11 @@
  *    FMask bytes (a fast clear leaves the last frame's FMask); and the
  *    cases it must turn down (a pixel missing, a sample uncovered, a tile
  *    already expanded, a pixel of another tile) leave memory untouched;
+ *  - cb_tile_expand through the tile's kept addresses (the clear colour
+ *    stored a run at a time, the FMask bits cleared span by span) against
+ *    the same expansion pixel by pixel through the tiling functions (the
+ *    target without its address tables), over random FMask bytes, at 2, 4
+ *    and 8 samples;
  *  - cb_resolve_fragment0_tile (a tile whose samples all show fragment 0)
  *    against cb_resolve_pixel on every tile of the drawn scene, then with
  *    random FMask bits set in random covered tiles (which it must turn
@@ -63,6 +68,53 @@ static void pick_cleared_tile(struct cb_target *t, unsigned *x0, unsigned *y0)
     }
 }
 
+/* The demo scene drawn at ns samples, room for two copies of its memory
+ * and a target to initialise over it. */
+struct tile_case {
+    struct scene sc;
+    unsigned ns;
+    size_t size;
+    uint8_t *before, *fast;
+    struct cb_target *t;
+};
+
+static void tile_case_open(struct tile_case *c, unsigned ns)
+{
+    test_scene_render_demo(&c->sc, ns);
+    c->ns = ns;
+    c->size = (size_t)c->sc.mem_size;
+    c->before = malloc(c->size);
+    c->fast = malloc(c->size);
+    c->t = calloc(1, sizeof *c->t);
+    assert_non_null(c->before);
+    assert_non_null(c->fast);
+    assert_non_null(c->t);
+}
+
+static void tile_case_close(struct tile_case *c)
+{
+    free(c->t);
+    free(c->fast);
+    free(c->before);
+    scene_free(&c->sc);
+}
+
+/* A trial's start: CB0's target afresh, a fast-cleared tile (x0, y0) of it
+ * whose FMask bits (and their neighbours) are random bytes, as a fast clear
+ * leaves the last frame's FMask, and the memory saved in before. */
+static void cleared_tile_trial(struct tile_case *c, unsigned *x0, unsigned *y0)
+{
+    struct cb_target *t = c->t;
+    test_cb_target_init(&c->sc, t, 0, c->ns);
+    pick_cleared_tile(t, x0, y0);
+    const struct fmask_tile *ft = addr_table_fmask(t->ftab, *x0 / 8, *y0 / 8);
+    assert_non_null(ft);
+    assert_true(ft->span_len > 0);
+    for (unsigned b = 0; b < ft->span_len; b++)
+        c->sc.mem[(size_t)(t->fmask - c->sc.mem) + ft->span_lo + b] = (uint8_t)test_rand();
+    memcpy(c->before, c->sc.mem, c->size);
+}
+
 static void whole_tile_write_matches_fragments(void **state)
 {
     (void)state;
@@ -70,28 +122,16 @@ static void whole_tile_write_matches_fragments(void **state)
     test_rand_seed(0x5EED7A11u);
     for (unsigned k = 0; k < 3; k++) {
         unsigned ns = sample_counts[k];
-        struct scene sc;
-        test_scene_render_demo(&sc, ns);
-        size_t size = (size_t)sc.mem_size;
-        uint8_t *before = malloc(size), *fast = malloc(size);
-        struct cb_target *t = calloc(1, sizeof *t);
-        assert_non_null(before);
-        assert_non_null(fast);
-        assert_non_null(t);
+        struct tile_case tc;
+        tile_case_open(&tc, ns);
+        uint8_t *mem = tc.sc.mem, *before = tc.before;
+        size_t size = tc.size;
+        struct cb_target *t = tc.t;
         const float cst[4] = {0, 0, 0, 0};
         unsigned taken = 0, refused = 0;
         for (unsigned trial = 0; trial < WRITE_TRIALS; trial++) {
-            test_cb_target_init(&sc, t, 0, ns);
             unsigned x0, y0;
-            pick_cleared_tile(t, &x0, &y0);
-            /* a fast clear leaves the FMask as the last frame left it:
-             * random bytes over the tile's FMask bits (and their neighbours) */
-            const struct fmask_tile *ft = addr_table_fmask(t->ftab, x0 / 8, y0 / 8);
-            assert_non_null(ft);
-            assert_true(ft->span_len > 0);
-            for (unsigned b = 0; b < ft->span_len; b++)
-                sc.mem[(size_t)(t->fmask - sc.mem) + ft->span_lo + b] = (uint8_t)test_rand();
-            memcpy(before, sc.mem, size);
+            cleared_tile_trial(&tc, &x0, &y0);
             float rgba[64][4];
             struct cb_fragment f[64];
             unsigned order[64];
@@ -118,31 +158,58 @@ static void whole_tile_write_matches_fragments(void **state)
                 cb_tile_expand(t, x0, y0);          /* no longer fast-cleared */
             uint8_t *spoilt = spoil == 3 ? malloc(size) : NULL;
             if (spoilt)
-                memcpy(spoilt, sc.mem, size);
+                memcpy(spoilt, mem, size);
             bool done = cb_write_whole_tile(t, f, n);
             assert_int_equal(done, spoil == 0);
             if (!done) {
                 refused++;
-                same_bytes(spoilt ? spoilt : before, sc.mem, size, "a refused whole-tile write", ns);
+                same_bytes(spoilt ? spoilt : before, mem, size, "a refused whole-tile write", ns);
                 free(spoilt);
-                memcpy(sc.mem, before, size);
+                memcpy(mem, before, size);
                 continue;
             }
             taken++;
-            memcpy(fast, sc.mem, size);
-            memcpy(sc.mem, before, size);
-            test_cb_target_init(&sc, t, 0, ns);
+            memcpy(tc.fast, mem, size);
+            memcpy(mem, before, size);
+            test_cb_target_init(&tc.sc, t, 0, ns);
             for (unsigned l = 0; l < n; l++)
                 cb_write(t, cst, f[l].x, f[l].y, f[l].coverage, f[l].rgba);
-            same_bytes(fast, sc.mem, size, "whole-tile write vs cb_write per fragment", ns);
-            memcpy(sc.mem, before, size);
+            same_bytes(tc.fast, mem, size, "whole-tile write vs cb_write per fragment", ns);
+            memcpy(mem, before, size);
         }
         printf("%ux: %u whole-tile writes equal to cb_write's, %u turned down untouched\n", ns, taken, refused);
         assert_int_equal(taken, WRITE_TRIALS - WRITE_TRIALS / 4 * 3);
-        free(t);
-        free(fast);
-        free(before);
-        scene_free(&sc);
+        tile_case_close(&tc);
+    }
+}
+
+/* cb_tile_expand through the kept addresses against the same expansion
+ * through the tiling functions (the target without its tables), from a
+ * pixel anywhere in the tile. */
+static void expand_matches_pixels(void **state)
+{
+    (void)state;
+    const unsigned sample_counts[] = {2, 4, 8};
+    test_rand_seed(0xE7A4D001u);
+    for (unsigned k = 0; k < 3; k++) {
+        struct tile_case tc;
+        tile_case_open(&tc, sample_counts[k]);
+        for (unsigned trial = 0; trial < WRITE_TRIALS; trial++) {
+            unsigned x0, y0;
+            cleared_tile_trial(&tc, &x0, &y0);
+            struct cb_target *t = tc.t;
+            assert_true(t->meta_apart && t->bpe == 4 && t->per_run >= 64 && t->ctab && t->ftab);
+            unsigned x = x0 + test_rand() % 8, y = y0 + test_rand() % 8;
+            cb_tile_expand(t, x, y);
+            assert_false(cb_tile_cleared(t, x0, y0));
+            memcpy(tc.fast, tc.sc.mem, tc.size);
+            memcpy(tc.sc.mem, tc.before, tc.size);
+            test_cb_target_init(&tc.sc, t, 0, tc.ns);
+            t->ctab = t->ftab = NULL;
+            cb_tile_expand(t, x, y);
+            same_bytes(tc.fast, tc.sc.mem, tc.size, "tile expansion by runs vs pixel by pixel", tc.ns);
+        }
+        tile_case_close(&tc);
     }
 }
 
@@ -235,6 +302,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(whole_tile_write_matches_fragments),
+        cmocka_unit_test(expand_matches_pixels),
         cmocka_unit_test(fragment0_resolve_matches_pixels),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -3,7 +3,10 @@
  * per-pixel path (cb_resolve_pixel), on the demo scene drawn through the
  * Evergreen interpreter at 2, 4 and 8 samples: the whole resolve target must
  * come out byte for byte the same, and the tile path must have taken both
- * cleared tiles and tiles the triangle covers (edges included). */
+ * cleared tiles and tiles the triangle covers (edges included).  Then the
+ * source's clear colour changed under the same targets (what the tile path
+ * keeps per pair of targets must follow it): a cleared tile again against
+ * cb_resolve_pixel. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -63,6 +66,23 @@ static void tile_path_matches_pixels(void **state)
                per_pixel);
         assert_true(cleared > 1000);
         assert_true(covered > 1000); /* the triangle's tiles, its edges among them */
+
+        src->clear_word[0] ^= 0x01020304u;
+        assert_true(cb_tile_cleared(src, 0, 0));
+        for (unsigned py = 0; py < 8; py++)
+            for (unsigned px = 0; px < 8; px++)
+                cb_resolve_pixel(src, dst, px, py);
+        memcpy(by_pixel, dst->mem, size);
+        memset(dst->mem, 0xA5, size);
+        assert_int_equal(cb_resolve_tile(src, dst, 0, 0), 1);
+        for (unsigned py = 0; py < 8; py++)
+            for (unsigned px = 0; px < 8; px++) {
+                const uint8_t *a = cb_plane_ptr(dst, px, py, 0), *b = by_pixel + (a - dst->mem);
+                if (memcmp(a, b, 4) != 0)
+                    fail_msg("%ux: pixel (%u, %u) of a cleared tile after the clear colour changed: %02x%02x%02x%02x, "
+                             "per pixel %02x%02x%02x%02x",
+                             ns, px, py, a[0], a[1], a[2], a[3], b[0], b[1], b[2], b[3]);
+            }
         free(by_pixel);
         free(src);
         free(dst);

@@ -290,6 +290,11 @@ static void test_zero_sum(void **state)
     assert_memory_equal(fast, general, sizeof fast);
     /* (0, 2): p0 = -1, p2 = 1: the linear pair, as spi_weights gives it */
     assert_true(fast[0][0] == 0.0f && fast[0][1] == 2.0f && fast[0][2] == 0.0f && fast[0][3] == 2.0f);
+    /* the zero sum in the second lane of a pair, and in a pair's both */
+    const double ij2[4][2] = {{0.5, 0.25}, {0, 2}, {0, 2}, {0, 2}};
+    centre_weights(inv_w, ij2, 4, fast, general);
+    assert_memory_equal(fast, general, sizeof fast);
+    assert_true(fast[1][0] == 0.0f && fast[1][1] == 2.0f && fast[3][0] == 0.0f && fast[3][1] == 2.0f);
     const float zero_w[3] = {0.0f, 0.0f, 0.0f};
     centre_weights(zero_w, ij, 4, fast, general);
     assert_memory_equal(fast, general, sizeof fast);

@@ -133,6 +133,45 @@ static void rand_param(struct eg_ps_param *p)
     }
 }
 
+/* One run of batch b (program `it`) over n pixels of random inputs and
+ * parameters (left in par), compared with eg_run_ps pixel by pixel.
+ * Returns n. */
+static unsigned run_and_compare(struct eg_ps_batch *b, const struct eg_program *prog, const struct eg_shader_env *env,
+                                int it, unsigned n, struct eg_ps_param par[2])
+{
+    union eg_vec4 in[EG_PS_BATCH_MAX][2];
+    eg_ps_batch_begin(b, n);
+    for (unsigned l = 0; l < n; l++)
+        for (unsigned g = 0; g < 2; g++)
+            for (unsigned c = 0; c < 4; c++) {
+                in[l][g].f[c] = rand_float();
+                uint32_t *lane = eg_ps_batch_gpr(b, g, c);
+                if (lane)
+                    lane[l] = in[l][g].u[c];
+            }
+    rand_param(&par[0]);
+    rand_param(&par[1]);
+    assert_int_equal(eg_ps_batch_run(b, par, 2), 0);
+    bool any_killed = false;
+    for (unsigned l = 0; l < n; l++) {
+        struct eg_ps_input pin = {in[l], 2, par, 2};
+        struct eg_ps_output o;
+        struct eg_shader_err err;
+        if (eg_run_ps(prog, env, &pin, &o, &err))
+            fail_msg("program %d taken by the batch but refused per pixel: %s", it, err.msg);
+        assert_int_equal(o.color_mask, eg_ps_batch_color_mask(b));
+        assert_int_equal(o.killed, eg_ps_batch_killed(b)[l]);
+        any_killed |= o.killed;
+        for (unsigned t = 0; t < 2; t++)
+            for (unsigned c = 0; c < 4; c++)
+                if (o.color[t].u[c] != eg_ps_batch_color(b, t, c)[l])
+                    fail_msg("program %d pixel %u colour %u.%c: per pixel 0x%08x, batch 0x%08x", it, l, t,
+                             "xyzw"[c], o.color[t].u[c], eg_ps_batch_color(b, t, c)[l]);
+    }
+    assert_int_equal(any_killed, eg_ps_batch_any_killed(b));
+    return n;
+}
+
 static void batch_matches_per_pixel(void **state)
 {
     (void)state;
@@ -149,6 +188,17 @@ static void batch_matches_per_pixel(void **state)
             unsigned ng = 1 + next() % 6;
             for (unsigned g = 0; g < ng; g++)
                 rand_group(&as);
+            if (k + 1 < nclauses && next() % 2) {
+                /* an export between the clauses: of GPRs the next clause
+                 * may rewrite, to colour 1 (which the last export may
+                 * leave) or 0 */
+                uint8_t msel[4];
+                for (int c = 0; c < 4; c++)
+                    msel[c] = (uint8_t)(next() % 7 == 0 ? V_SQ_INST_SEL__ZERO + next() % 3 : next() % 4);
+                eg_asm_export(&as, &(struct eg_export){.type = V_SQ_EXPORT_TYPE__PIXEL, .array_base = next() % 2,
+                                                      .gpr = next() % 4,
+                                                      .sel = {msel[0], msel[1], msel[2], msel[3]}});
+            }
         }
         uint8_t sel[4];
         for (int c = 0; c < 4; c++)
@@ -174,36 +224,15 @@ static void batch_matches_per_pixel(void **state)
             continue;
         }
         accepted++;
-        unsigned n = 1 + next() % EG_PS_BATCH_MAX;
-        union eg_vec4 in[EG_PS_BATCH_MAX][2];
-        eg_ps_batch_begin(b, n);
-        for (unsigned l = 0; l < n; l++)
-            for (unsigned g = 0; g < 2; g++)
-                for (unsigned c = 0; c < 4; c++) {
-                    in[l][g].f[c] = rand_float();
-                    uint32_t *lane = eg_ps_batch_gpr(b, g, c);
-                    if (lane)
-                        lane[l] = in[l][g].u[c];
-                }
+        /* three runs of the same batch, the second of all 64 lanes: a run
+         * must not depend on what the one before left in the lanes (begin
+         * zeroes only what the program reads before writing it, colours are
+         * not cleared per run) */
         struct eg_ps_param par[2];
-        rand_param(&par[0]);
-        rand_param(&par[1]);
-        assert_int_equal(eg_ps_batch_run(b, par, 2), 0);
-        for (unsigned l = 0; l < n; l++) {
-            struct eg_ps_input pin = {in[l], 2, par, 2};
-            struct eg_ps_output o;
-            struct eg_shader_err err;
-            if (eg_run_ps(&prog, &env, &pin, &o, &err))
-                fail_msg("program %d taken by the batch but refused per pixel: %s", it, err.msg);
-            assert_int_equal(o.color_mask, eg_ps_batch_color_mask(b));
-            assert_int_equal(o.killed, eg_ps_batch_killed(b)[l]);
-            for (unsigned t = 0; t < 2; t++)
-                for (unsigned c = 0; c < 4; c++)
-                    if (o.color[t].u[c] != eg_ps_batch_color(b, t, c)[l])
-                        fail_msg("program %d pixel %u colour %u.%c: per pixel 0x%08x, batch 0x%08x", it, l, t,
-                                 "xyzw"[c], o.color[t].u[c], eg_ps_batch_color(b, t, c)[l]);
-            compared++;
-        }
+        for (int run = 0; run < 3; run++)
+            compared += run_and_compare(b, &prog, &env, it, run == 1 ? EG_PS_BATCH_MAX : 1 + next() % EG_PS_BATCH_MAX,
+                                        par);
+        unsigned n = 1 + next() % EG_PS_BATCH_MAX;
         /* a parameter the primitive does not have: left to eg_run_ps */
         eg_ps_batch_begin(b, n);
         assert_int_equal(eg_ps_batch_run(b, par, 0) == 1 || eg_ps_batch_run(b, par, 0) == 0, 1);

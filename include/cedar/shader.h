@@ -445,6 +445,9 @@ int eg_ps_batch_run(struct eg_ps_batch *b, const struct eg_ps_param *param, unsi
 uint8_t eg_ps_batch_color_mask(const struct eg_ps_batch *b);
 const uint32_t *eg_ps_batch_color(const struct eg_ps_batch *b, unsigned target, unsigned chan);
 const bool *eg_ps_batch_killed(const struct eg_ps_batch *b);
+/* Whether the last run killed any of its pixels (false at once for a
+ * program that cannot kill). */
+bool eg_ps_batch_any_killed(const struct eg_ps_batch *b);
 
 /* The pixel shader over a wave of up to EG_WAVE_MAX lanes (src/shader/wave.c),
  * for any program eg_run_ps_lanes runs (control flow, predication, fetches,

@@ -176,6 +176,9 @@ int cb_target_init(struct vc_render *r, struct cb_target *t, unsigned i, unsigne
         t->raster_run[i] = t->pix_run[t->map.pix_index[i]];
         t->raster_off[i] = t->pix_off[t->map.pix_index[i]];
     }
+    t->raster_quads = t->bpe == 4 && t->per_run >= 64;
+    for (unsigned i = 0; i < 64 && t->raster_quads; i++)
+        t->raster_quads = t->raster_off[i] == t->raster_off[i & ~3u] + 4 * (i & 3u);
 
     t->fmask_on = samples > 1 && G_CB_COLOR_INFO__COMPRESSION(info) && i < 8;
     if (t->fmask_on) {
@@ -414,6 +417,8 @@ void cb_read_sample(const struct cb_target *t, unsigned x, unsigned y, unsigned 
     cb_unpack(t, raw, rgba);
 }
 
+static void whole_tile_meta(struct cb_target *t, struct cb_addr_cache *c, unsigned x0, unsigned y0);
+
 void cb_tile_expand(struct cb_target *t, unsigned x, unsigned y)
 {
     /* Only the CB changes a tile's CMask during a draw, and only from
@@ -433,6 +438,14 @@ void cb_tile_expand(struct cb_target *t, unsigned x, unsigned y)
         /* the same stores through the tile's kept addresses */
         const struct color_tile *ct = c->ctile;
         const struct fmask_tile *ft = c->ftile;
+        if (t->meta_apart && t->bpe == 4 && t->per_run >= 64) {
+            /* plane 0 is run 0's first 64 elements; the FMask and CMask
+             * stores as the whole-tile path makes them (the colour, FMask
+             * and CMask bytes apart: their order is free) */
+            cb_fill_run4(t->mem + ct->run[0], el);
+            whole_tile_meta(t, c, x0, y0);
+            return;
+        }
         unsigned planes = t->fplanes;
         uint8_t *fmask = t->fmask;
         for (unsigned i = 0; i < 64; i++) {
@@ -902,7 +915,8 @@ static inline v4u unorm8x4_of_export(struct unorm8_export e, const uint32_t bits
     v4f c;
     memcpy(&c, &cbits, sizeof c);
     v4f sum = c * 255.0f + e.bias;
-    return (v4u)__builtin_convertvector(sum, v4i) & 0xFFu;
+    /* c in [0, 1]: sum in [0, 255.5], its truncation a byte already */
+    return (v4u)__builtin_convertvector(sum, v4i);
 }
 
 bool cb_write_whole_tile_lanes(struct cb_target *t, unsigned x0, unsigned y0, const uint32_t *const lane[4])
@@ -924,7 +938,9 @@ bool cb_write_whole_tile_lanes(struct cb_target *t, unsigned x0, unsigned y0, co
          * (stored as a host word: see the byte-order check above) */
         v4u px = unorm8x4_of_export(ex, &sw[0][i]) | unorm8x4_of_export(ex, &sw[1][i]) << 8 |
                  unorm8x4_of_export(ex, &sw[2][i]) << 16 | unorm8x4_of_export(ex, &sw[3][i]) << 24;
-        if (one_run)
+        if (t->raster_quads)   /* 2D tiling's 32-bit displayable order: x0 x1 lowest */
+            memcpy(base + t->raster_off[i], &px, sizeof px);
+        else if (one_run)
             for (unsigned q = 0; q < 4; q++) {
                 uint32_t word = px[q];
                 memcpy(base + t->raster_off[i + q], &word, 4);

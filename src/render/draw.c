@@ -660,12 +660,8 @@ static void block_pending(struct draw_ctx *d, const struct rs_block *b)
  * target (RS_NUM_CB: all written, the block's counters too). */
 static unsigned block_lanes_written(struct draw_ctx *d, const struct rs_block *b)
 {
-    if (d->db.active || d->a2m.on)
+    if (d->db.active || d->a2m.on || eg_ps_batch_any_killed(d->batch))
         return 0;
-    const bool *killed = eg_ps_batch_killed(d->batch);
-    for (unsigned l = 0; l < 64; l++)
-        if (killed[l])
-            return 0;
     unsigned num_colors = batch_num_colors(d);
     for (unsigned k = 0; k < RS_NUM_CB; k++)
         if (d->cb_on[k] && (k >= num_colors || !lanes_to_target(d, k, (unsigned)b->x, (unsigned)b->y)))

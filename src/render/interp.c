@@ -83,6 +83,11 @@ static inline void weights_pair(double2 a, double2 b, double2 w0, double2 w1, do
     double2 sum = p0 + p1 + p2;
     /* sum 0: the linear weights (spi_weights) */
     int64_t2 none = sum == zero;   /* all ones where true */
+    if (!(none[0] | none[1])) {   /* the usual case, without the selects */
+        *persp1 = p1 / sum;
+        *persp2 = p2 / sum;
+        return;
+    }
     double2 q = select2(none, one, sum);
     *persp1 = select2(none, a, p1 / q);
     *persp2 = select2(none, b, p2 / q);

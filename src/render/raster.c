@@ -529,9 +529,11 @@ static int scan(const struct rs_state *s, const struct rs_vertex vin[3], rs_pixe
             continue;
         }
         for (int y = by; y < bye; y++) {
-            for (int x = bx; x < bxe; x++) {
-                int64_t ec[3];
-                centre_values(&t, x, y, ec);
+            /* the centres' edge values stepped along the row (exact integers) */
+            int64_t ec[3];
+            centre_values(&t, bx, y, ec);
+            const int64_t s0 = e[0].a * GRID_ONE, s1 = e[1].a * GRID_ONE, s2 = e[2].a * GRID_ONE;
+            for (int x = bx; x < bxe; x++, ec[0] += s0, ec[1] += s1, ec[2] += s2) {
                 uint32_t cov = full ? all : pixel_samples(&t, ns, ec);
                 cov &= s->aa_mask[(y & 1) * 2 + (x & 1)];
                 if (!cov)
@@ -751,16 +753,19 @@ static void block_edge_weights(int64_t e, int64_t sx, int64_t sy, double inv_are
                 out[j * 8 + i] = (double)(e + (int64_t)i * sx + (int64_t)j * sy) * inv_area;
         return;
     }
-    block_double2 col[4], inv = {inv_area, inv_area};
-    for (unsigned i = 0; i < 4; i++)
-        col[i] = (block_double2){(double)(2 * (int64_t)i * sx), (double)((2 * (int64_t)i + 1) * sx)};
+    /* the columns' offsets in named lanes, a row's four pairs written out:
+     * kept in registers (an array of them, or a loop over them, is not) */
+    const block_double2 inv = {inv_area, inv_area}, col0 = {0.0, (double)sx},
+                        col1 = {(double)(2 * sx), (double)(3 * sx)}, col2 = {(double)(4 * sx), (double)(5 * sx)},
+                        col3 = {(double)(6 * sx), (double)(7 * sx)};
     for (unsigned j = 0; j < 8; j++) {
         double r = (double)(e + (int64_t)j * sy);
-        block_double2 row = {r, r};
-        for (unsigned i = 0; i < 4; i++) {
-            block_double2 v = (row + col[i]) * inv;
-            memcpy(&out[j * 8 + 2 * i], &v, sizeof v);
-        }
+        block_double2 row = {r, r}, v0 = (row + col0) * inv, v1 = (row + col1) * inv, v2 = (row + col2) * inv,
+                      v3 = (row + col3) * inv;
+        memcpy(&out[j * 8], &v0, sizeof v0);
+        memcpy(&out[j * 8 + 2], &v1, sizeof v1);
+        memcpy(&out[j * 8 + 4], &v2, sizeof v2);
+        memcpy(&out[j * 8 + 6], &v3, sizeof v3);
     }
 }
 

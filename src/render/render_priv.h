@@ -196,6 +196,7 @@ struct cb_target {
      * micro tile: pix_run / pix_off of its pixel index, looked up once */
     uint8_t raster_run[64];
     uint16_t raster_off[64];
+    bool raster_quads;            /* 4-byte elements, one run, raster pixels 4i..4i+3 side by side */
     struct addr_table *ctab, *ftab;   /* kept address tables of the colour / FMask layout, or NULL */
     /* The colour, FMask and CMask bytes do not overlap, so the order of
      * stores to them does not change what they end up holding (whole-tile
@@ -203,6 +204,17 @@ struct cb_target {
     bool meta_apart;
     struct cb_addr_cache *ac;     /* -> ac_store (written through const targets) */
     struct cb_addr_cache ac_store;
+    /* resolve.c's facts of a resolve into this target that hold for every
+     * tile, from the source they were found for (its address and clear
+     * words; NULL: none yet) */
+    struct cb_resolve_facts {
+        const struct cb_target *src;
+        uint32_t clear_word[2];
+        bool same8;               /* same 8-bit UNORM layout: elements copied as they are */
+        bool tiles;               /* cb_resolve_tile's conditions on the two targets */
+        bool frag0;               /* cb_resolve_fragment0_tile's */
+        uint8_t clear_el[16];     /* a fast-cleared source tile's pixels, as this target stores them */
+    } resolve;
 };
 
 /* Copy one element of bpe bytes (4 for every 8-bit RGBA target: a fixed
@@ -213,6 +225,19 @@ static inline void cb_copy_el(void *dst, const void *src, unsigned bpe)
         memcpy(dst, src, 4);
     else
         memcpy(dst, src, bpe);
+}
+
+/* The 4-byte element el (bytes as stored) in all 64 elements of the
+ * 256-byte run at to: a micro tile's plane in one run (2D tiling's usual
+ * 32-bit micro tile), sixteen 16-byte stores. */
+typedef uint32_t cb_word4 __attribute__((vector_size(4 * sizeof(uint32_t))));   /* GCC / Clang vectors */
+static inline void cb_fill_run4(uint8_t *to, const uint8_t el[4])
+{
+    uint32_t v;
+    memcpy(&v, el, 4);
+    const cb_word4 four = {v, v, v, v};
+    for (unsigned i = 0; i < 16; i++)
+        memcpy(to + 16 * i, &four, 16);
 }
 
 /* Bit s of a byte moved to bit 4s (one FMask plane's bits to nibbles). */

@@ -102,7 +102,56 @@ void cb_resolve_pixel(const struct cb_target *src, struct cb_target *dst, unsign
     cb_copy_el(cb_plane_ptr(dst, x, y, 0), out, dst->bpe);
 }
 
-typedef uint32_t fill_word4 __attribute__((vector_size(4 * sizeof(uint32_t))));   /* GCC / Clang vectors */
+/* [a, a + na) and [b, b + nb) share no byte. */
+static bool bytes_apart(const uint8_t *a, uint64_t na, const uint8_t *b, uint64_t nb)
+{
+    uintptr_t pa = (uintptr_t)a, pb = (uintptr_t)b;
+    return pa + na <= pb || pb + nb <= pa;
+}
+
+/* cb_resolve_fragment0_tile's conditions on the two targets: the
+ * destination must not overlap the source or its FMask (the per-pixel loop
+ * reads them as it writes). */
+static bool fragment0_targets(const struct cb_target *src, const struct cb_target *dst)
+{
+    return src->fmask_on && !dst->cmask_on && same_layout_8bit(src, dst) && src->samples == src->fmap.samples &&
+           src->per_run == dst->per_run && src->per_run && src->bpe == dst->bpe &&
+           memcmp(src->map.pix_index, dst->map.pix_index, sizeof src->map.pix_index) == 0 &&
+           bytes_apart(dst->mem, dst->map.size, src->mem, src->map.size) &&
+           bytes_apart(dst->mem, dst->map.size, src->fmask, src->fmap.size);
+}
+
+/* dst->resolve for src: found at the first tile of a resolve from src (the
+ * targets are set up per draw, their registers fixed meanwhile). */
+static const struct cb_resolve_facts *find_resolve_facts(const struct cb_target *src, struct cb_target *dst)
+{
+    struct cb_resolve_facts *f = &dst->resolve;
+    f->src = src;
+    f->clear_word[0] = src->clear_word[0];
+    f->clear_word[1] = src->clear_word[1];
+    f->same8 = same_layout_8bit(src, dst);
+    f->tiles = src->fmask_on && !dst->cmask_on && f->same8 && src->bpe == 4 && src->ctab && src->ftab && dst->ctab;
+    f->frag0 = fragment0_targets(src, dst);
+    uint8_t raw[16];
+    cb_clear_element(src, raw);   /* what every sample of a cleared tile reads */
+    memset(f->clear_el, 0, sizeof f->clear_el);
+    if (f->same8) {
+        cb_copy_el(f->clear_el, raw, dst->bpe);
+    } else {
+        float v[4];
+        cb_unpack(src, raw, v);
+        cb_pack(dst, v, f->clear_el);
+    }
+    return f;
+}
+
+static inline const struct cb_resolve_facts *resolve_facts(const struct cb_target *src, struct cb_target *dst)
+{
+    const struct cb_resolve_facts *f = &dst->resolve;
+    if (f->src == src && f->clear_word[0] == src->clear_word[0] && f->clear_word[1] == src->clear_word[1])
+        return f;
+    return find_resolve_facts(src, dst);
+}
 
 int cb_resolve_cleared_tile(const struct cb_target *src, struct cb_target *dst, unsigned x, unsigned y)
 {
@@ -117,32 +166,19 @@ int cb_resolve_cleared_tile(const struct cb_target *src, struct cb_target *dst, 
         run = kept->run; /* sample plane 0 */
     else if (cedar_tile_micro(&dst->map, x / 8, y / 8, 0, dst->slice, own) == 0)
         return 0; /* linear destination: per pixel */
-    uint8_t el[16], raw[16];
-    cb_clear_element(src, raw);   /* what every sample of the cleared tile reads */
-    if (same_layout_8bit(src, dst)) {
-        cb_copy_el(el, raw, dst->bpe);
-    } else {
-        float v[4];
-        cb_unpack(src, raw, v);
-        cb_pack(dst, v, el);
-    }
+    const uint8_t *el = resolve_facts(src, dst)->clear_el;
     if (dst->per_run) {
         /* pixel index i is element i % per_run of run i / per_run
          * (cb_target_init's pix_run / pix_off): the same stores, run by run */
         unsigned per_run = dst->per_run;
         if (dst->bpe == 4) {
             /* the tile's 64 elements, a run's worth copied at a time */
-            uint32_t v;
-            memcpy(&v, el, 4);
             if (per_run == 64) {
-                /* one run (2D tiling's usual micro tile): sixteen 16-byte
-                 * stores of the element four times */
-                const fill_word4 four = {v, v, v, v};
-                uint8_t *to = dst->mem + run[0];
-                for (unsigned i = 0; i < 16; i++)
-                    memcpy(to + 16 * i, &four, 16);
+                cb_fill_run4(dst->mem + run[0], el);
                 return 1;
             }
+            uint32_t v;
+            memcpy(&v, el, 4);
             uint32_t tile[64];
             for (unsigned i = 0; i < 64; i++)
                 tile[i] = v;
@@ -162,27 +198,11 @@ int cb_resolve_cleared_tile(const struct cb_target *src, struct cb_target *dst, 
     return 1;
 }
 
-/* [a, a + na) and [b, b + nb) share no byte. */
-static bool bytes_apart(const uint8_t *a, uint64_t na, const uint8_t *b, uint64_t nb)
+/* cb_resolve_fragment0_tile after its conditions on the targets. */
+static int fragment0_copy(const struct cb_target *src, struct cb_target *dst, const struct fmask_tile *ft,
+                          const struct color_tile *sc, const struct color_tile *dc)
 {
-    uintptr_t pa = (uintptr_t)a, pb = (uintptr_t)b;
-    return pa + na <= pb || pb + nb <= pa;
-}
-
-/* cb_resolve_tile's loop when every pixel's samples all show fragment 0
- * (all the tile's FMask bits 0, the tile's span of them read at once):
- * each pixel copies its plane-0 element, which, with both surfaces ordering
- * a micro tile's pixels alike in equal runs, is a copy of run after run.
- * The destination must not overlap the source or its FMask (the per-pixel
- * loop reads them as it writes).  0: not the case, nothing written. */
-int cb_resolve_fragment0_tile(const struct cb_target *src, struct cb_target *dst, const struct fmask_tile *ft,
-                              const struct color_tile *sc, const struct color_tile *dc)
-{
-    if (!src->fmask_on || dst->cmask_on || !same_layout_8bit(src, dst) || !ft->span_len ||
-        src->samples != src->fmap.samples || src->per_run != dst->per_run || !src->per_run ||
-        src->bpe != dst->bpe || memcmp(src->map.pix_index, dst->map.pix_index, sizeof src->map.pix_index) != 0 ||
-        !bytes_apart(dst->mem, dst->map.size, src->mem, src->map.size) ||
-        !bytes_apart(dst->mem, dst->map.size, src->fmask, src->fmap.size))
+    if (!ft->span_len)
         return 0;
     const uint8_t *fm = src->fmask + ft->span_lo;
     /* eight bytes at a time (the span is 64 bytes at 4x, 192 at 8x) */
@@ -211,14 +231,26 @@ int cb_resolve_fragment0_tile(const struct cb_target *src, struct cb_target *dst
     return 1;
 }
 
+/* cb_resolve_tile's loop when every pixel's samples all show fragment 0
+ * (all the tile's FMask bits 0, the tile's span of them read at once):
+ * each pixel copies its plane-0 element, which, with both surfaces ordering
+ * a micro tile's pixels alike in equal runs, is a copy of run after run.
+ * The destination must not overlap the source or its FMask (the per-pixel
+ * loop reads them as it writes).  0: not the case, nothing written. */
+int cb_resolve_fragment0_tile(const struct cb_target *src, struct cb_target *dst, const struct fmask_tile *ft,
+                              const struct color_tile *sc, const struct color_tile *dc)
+{
+    return fragment0_targets(src, dst) ? fragment0_copy(src, dst, ft, sc, dc) : 0;
+}
+
 int cb_resolve_tile(const struct cb_target *src, struct cb_target *dst, unsigned x, unsigned y)
 {
     if (cb_resolve_cleared_tile(src, dst, x, y))
         return 1;
     if (x + 8 > src->width || y + 8 > src->height || x + 8 > dst->width || y + 8 > dst->height)
         return 0;
-    if (!src->fmask_on || dst->cmask_on || !same_layout_8bit(src, dst) || src->bpe != 4 || !src->ctab ||
-        !src->ftab || !dst->ctab || cb_tile_cleared(src, x, y))
+    const struct cb_resolve_facts *facts = resolve_facts(src, dst);
+    if (!facts->tiles || cb_tile_cleared(src, x, y))
         return 0;
     const struct fmask_tile *ft = addr_table_fmask(src->ftab, x / 8, y / 8);
     const struct color_tile *sc = addr_table_color(src->ctab, x / 8, y / 8);
@@ -226,7 +258,7 @@ int cb_resolve_tile(const struct cb_target *src, struct cb_target *dst, unsigned
     if (!ft || !sc || !dc)
         return 0;
     unsigned ns = src->samples;
-    if (cb_resolve_fragment0_tile(src, dst, ft, sc, dc))
+    if (facts->frag0 && fragment0_copy(src, dst, ft, sc, dc))
         return 1;
     for (unsigned i = 0; i < 64; i++) {
         uint32_t frags = cb_fmask_frags(src->fmask, ft->byte[i], ft->bit0[i], src->fplanes, ns);

@@ -44,15 +44,26 @@ struct bslot {
     bool write, update_exec;
     unsigned dst_gpr, dst_chan, omod;
     bool clamp;
+    /* liveness (plan_lanes) */
+    bool live;              /* computed: its result is written, forwarded or it may kill */
+    bool to_pv;             /* its PV / PS is read by a later group */
+    bool direct;            /* computed straight into its destination GPR's lanes */
 };
 
 struct bgroup {
     struct bslot s[EG_NSLOTS];
+    /* plan_lanes: each source's lanes where they are fixed (a GPR, PV or PS
+     * read as it is), else the buffer read_lanes fills (src_fill lists
+     * those it fills per run, as slot * 3 + source); the slots to compute */
+    const uint32_t *src[EG_NSLOTS][3];
+    uint8_t src_fill[EG_NSLOTS * 3], nfill;
+    uint8_t live[EG_NSLOTS], nlive;
 };
 
 struct bexport {
     unsigned gpr, base, burst;
     unsigned sel[4];
+    bool copy[8][4];        /* GPR channel copied at the export (a later group writes it), else read in place */
 };
 
 enum step_kind { STEP_GROUP, STEP_EXPORT };
@@ -71,6 +82,10 @@ struct eg_ps_batch {
     unsigned nregs;             /* GPRs the program or its inputs touch */
     unsigned max_param;         /* parameters read: 1 + highest index, 0 none */
     uint8_t exported;           /* colour targets the exports write */
+    uint8_t zero_in[NGPR];      /* per GPR: channels read before the program writes them (begin zeroes) */
+    uint8_t pv_zero;            /* PV channels (bit 4: PS) read before any group wrote them */
+    bool can_kill;              /* a slot may kill (!slot_pure) */
+    const uint32_t *color_at[8][4];  /* each colour channel's lanes: color[][] or a GPR's */
     /* per run */
     unsigned n;
     uint32_t (*gpr)[4][N];
@@ -291,6 +306,142 @@ static bool decode_export(struct eg_ps_batch *b, uint32_t w0, uint32_t w1)
     return add_step(b, STEP_EXPORT, b->nexports++);
 }
 
+/* Whether slot k's computation can matter besides its result: a KILL (or
+ * an op run lane by lane through eg_alu_eval, which may be one). */
+static bool slot_pure(const struct bslot *sl)
+{
+    return sl->kind != SLOT_EVAL || (sl->kern && sl->kern->effect != EG_LANES_KILL);
+}
+
+/* What each run must do, from the decoded steps (all of them run every
+ * time, in order: a straight-line program):
+ *  - PV / PS: which slots' results a later group reads there (a slot's
+ *    result replaces PV chan k, or PS for the T slot, whether or not it is
+ *    written), and which of them a group reads before any group set them
+ *    (begin zeroes those, as it would zero all);
+ *  - which slots to compute at all (written, forwarded or with an effect);
+ *  - which GPR channels the program reads before writing them (begin zeroes
+ *    those; the others are written before being read, or never read);
+ *  - which slots may write their GPR's lanes while the group runs (no slot
+ *    of the group reads or writes the same channel);
+ *  - which exported channels can be read from their GPR after the run (no
+ *    later group writes it) instead of being copied. */
+static void plan_lanes(struct eg_ps_batch *b)
+{
+    unsigned pv_need = 0;
+    for (unsigned i = b->nsteps; i-- > 0;) {
+        if (b->steps[i].kind != STEP_GROUP)
+            continue;
+        struct bslot *s = b->groups[b->steps[i].index].s;
+        for (int k = 0; k < EG_NSLOTS; k++) {
+            if (!s[k].used)
+                continue;
+            s[k].to_pv = (pv_need >> k) & 1u;
+            s[k].live = s[k].write || s[k].to_pv || !slot_pure(&s[k]);
+            b->can_kill |= !slot_pure(&s[k]);
+        }
+        for (int k = 0; k < EG_NSLOTS; k++)
+            if (s[k].used)
+                pv_need &= ~(1u << k);
+        for (int k = 0; k < EG_NSLOTS; k++)
+            for (unsigned n = 0; s[k].used && n < s[k].nsrc; n++) {
+                if (s[k].src[n].kind == WS_PV)
+                    pv_need |= 1u << s[k].src[n].chan;
+                else if (s[k].src[n].kind == WS_PS)
+                    pv_need |= 1u << EG_SLOT_T;
+            }
+    }
+    b->pv_zero = (uint8_t)pv_need;
+    uint8_t written[NGPR] = {0};
+    for (unsigned i = 0; i < b->nsteps; i++) {
+        if (b->steps[i].kind == STEP_EXPORT) {
+            const struct bexport *e = &b->exports[b->steps[i].index];
+            for (unsigned k = 0; k <= e->burst; k++)
+                for (int c = 0; c < 4; c++)
+                    if (e->sel[c] <= V_SQ_INST_SEL__W && !((written[e->gpr + k] >> e->sel[c]) & 1u))
+                        b->zero_in[e->gpr + k] |= (uint8_t)(1u << e->sel[c]);
+            continue;
+        }
+        struct bslot *s = b->groups[b->steps[i].index].s;
+        uint8_t read[NGPR] = {0};
+        for (int k = 0; k < EG_NSLOTS; k++)
+            for (unsigned n = 0; s[k].used && n < s[k].nsrc; n++)
+                if (s[k].src[n].kind == WS_GPR) {
+                    unsigned g = s[k].src[n].gpr, c = s[k].src[n].chan;
+                    read[g] |= (uint8_t)(1u << c);
+                    if (!((written[g] >> c) & 1u))
+                        b->zero_in[g] |= (uint8_t)(1u << c);
+                }
+        for (int k = 0; k < EG_NSLOTS; k++) {
+            if (!s[k].used || !s[k].write)
+                continue;
+            unsigned g = s[k].dst_gpr, c = s[k].dst_chan;
+            bool alone = !((read[g] >> c) & 1u);
+            for (int o = 0; o < EG_NSLOTS; o++)
+                if (o != k && s[o].used && s[o].write && s[o].dst_gpr == g && s[o].dst_chan == c)
+                    alone = false;
+            s[k].direct = alone;
+        }
+        for (int k = 0; k < EG_NSLOTS; k++)
+            if (s[k].used && s[k].write)
+                written[s[k].dst_gpr] |= (uint8_t)(1u << s[k].dst_chan);
+    }
+    /* backwards: the GPR channels a later group writes */
+    uint8_t later[NGPR] = {0};
+    for (unsigned t = 0; t < 8; t++)
+        for (int c = 0; c < 4; c++)
+            b->color_at[t][c] = b->color[t][c];
+    for (unsigned i = b->nsteps; i-- > 0;) {
+        if (b->steps[i].kind == STEP_GROUP) {
+            const struct bslot *s = b->groups[b->steps[i].index].s;
+            for (int k = 0; k < EG_NSLOTS; k++)
+                if (s[k].used && s[k].write)
+                    later[s[k].dst_gpr] |= (uint8_t)(1u << s[k].dst_chan);
+            continue;
+        }
+        struct bexport *e = &b->exports[b->steps[i].index];
+        for (unsigned k = 0; k <= e->burst; k++)
+            for (int c = 0; c < 4; c++)
+                e->copy[k][c] = e->sel[c] <= V_SQ_INST_SEL__W && ((later[e->gpr + k] >> e->sel[c]) & 1u);
+    }
+    /* each group's source table and slot list */
+    for (unsigned i = 0; i < b->ngroups; i++) {
+        struct bgroup *g = &b->groups[i];
+        g->nfill = g->nlive = 0;
+        for (int k = 0; k < EG_NSLOTS; k++) {
+            for (unsigned n = 0; n < 3; n++)
+                g->src[k][n] = b->src[k][n]; /* a source not read here: its lanes as they were */
+            if (!g->s[k].used)
+                continue;
+            if (g->s[k].live)
+                g->live[g->nlive++] = (uint8_t)k;
+            for (unsigned n = 0; n < g->s[k].nread; n++) {
+                const struct wsrc *w = &g->s[k].src[n];
+                if (w->abs || w->neg || w->kind == WS_VALUE)
+                    g->src_fill[g->nfill++] = (uint8_t)(k * 3 + n);
+                else
+                    g->src[k][n] = w->kind == WS_GPR ? b->gpr[w->gpr][w->chan]
+                                   : w->kind == WS_PV ? b->pv[w->chan]
+                                                      : b->ps;
+            }
+        }
+    }
+    /* forwards: the last export writing a channel says where it is */
+    for (unsigned i = 0; i < b->nsteps; i++) {
+        if (b->steps[i].kind != STEP_EXPORT)
+            continue;
+        const struct bexport *e = &b->exports[b->steps[i].index];
+        for (unsigned k = 0; k <= e->burst; k++)
+            for (int c = 0; c < 4; c++) {
+                unsigned a = e->base + k, sel = e->sel[c];
+                if (sel <= V_SQ_INST_SEL__W && !e->copy[k][c])
+                    b->color_at[a][c] = b->gpr[e->gpr + k][sel];
+                else if (sel <= V_SQ_INST_SEL__W || sel == V_SQ_INST_SEL__ZERO || sel == V_SQ_INST_SEL__ONE)
+                    b->color_at[a][c] = b->color[a][c];
+            }
+    }
+}
+
 struct eg_ps_batch *eg_ps_batch_new(const struct eg_program *ps, const struct eg_shader_env *env,
                                     unsigned input_gprs)
 {
@@ -354,6 +505,7 @@ struct eg_ps_batch *eg_ps_batch_new(const struct eg_program *ps, const struct eg
     b->gpr = calloc(b->nregs ? b->nregs : 1, sizeof *b->gpr);
     if (!b->gpr)
         goto refuse;
+    plan_lanes(b);
     return b;
 refuse:
     eg_ps_batch_free(b);
@@ -371,12 +523,18 @@ void eg_ps_batch_free(struct eg_ps_batch *b)
     free(b);
 }
 
+/* Only what a run reads before writing it is zeroed (plan_lanes), and only
+ * its n lanes: every read is of lanes l < n. */
 void eg_ps_batch_begin(struct eg_ps_batch *b, unsigned n)
 {
-    b->n = n > N ? N : n;
-    memset(b->gpr, 0, (size_t)b->nregs * sizeof *b->gpr);
-    memset(b->pv, 0, sizeof b->pv);
-    memset(b->ps, 0, sizeof b->ps);
+    b->n = n = n > N ? N : n;
+    for (unsigned g = 0; g < b->nregs; g++)
+        for (unsigned c = 0; b->zero_in[g] && c < 4; c++)
+            if ((b->zero_in[g] >> c) & 1u)
+                memset(b->gpr[g][c], 0, n * sizeof(uint32_t));
+    for (unsigned k = 0; b->pv_zero && k < EG_NSLOTS; k++)
+        if ((b->pv_zero >> k) & 1u)
+            memset(k == EG_SLOT_T ? b->ps : b->pv[k], 0, n * sizeof(uint32_t));
 }
 
 uint32_t *eg_ps_batch_gpr(struct eg_ps_batch *b, unsigned gpr, unsigned chan)
@@ -413,28 +571,27 @@ static void run_group(struct eg_ps_batch *b, const struct bgroup *g, const struc
 {
     const struct bslot *s = g->s;
     unsigned n = b->n;
-    /* sources, with PV / PS as the previous group left them */
+    /* sources, with PV / PS as the previous group left them: the fixed
+     * ones from the plan, the others filled (REDUCE reads all four slots') */
     const uint32_t *src[EG_NSLOTS][3];
-    for (int k = 0; k < EG_NSLOTS; k++)
-        for (unsigned i = 0; i < 3; i++)
-            src[k][i] = b->src[k][i]; /* a source not read here: its lanes as they were (REDUCE reads all four slots') */
-    for (int k = 0; k < EG_NSLOTS; k++)
-        if (s[k].used)
-            for (unsigned i = 0; i < s[k].nread; i++)
-                src[k][i] = read_lanes(b, &s[k].src[i], b->src[k][i], (const uint32_t(*)[N])b->pv, b->ps);
-    for (int k = 0; k < EG_NSLOTS; k++) {
-        if (!s[k].used)
-            continue;
+    memcpy(src, g->src, sizeof src);
+    for (unsigned f = 0; f < g->nfill; f++) {
+        unsigned k = g->src_fill[f] / 3, i = g->src_fill[f] % 3;
+        src[k][i] = read_lanes(b, &s[k].src[i], b->src[k][i], (const uint32_t(*)[N])b->pv, b->ps);
+    }
+    for (unsigned j = 0; j < g->nlive; j++) {
+        unsigned k = g->live[j];
         const struct bslot *sl = &s[k];
-        uint32_t *res = b->res[k];
+        uint32_t *res = sl->direct ? b->gpr[sl->dst_gpr][sl->dst_chan] : b->res[k];
         bool *intr = b->int_result[k];
         switch (sl->kind) {
         case SLOT_REDUCE: {
             const uint32_t *a[4] = { src[0][0], src[1][0], src[2][0], src[3][0] };
             const uint32_t *c[4] = { src[0][1], src[1][1], src[2][1], src[3][1] };
             eg_lanes_reduce4(sl->op, a, c, res, n);
-            memset(intr, 0, n * sizeof *intr);
-            break;
+            if (sl->omod || sl->clamp)   /* a float result */
+                eg_lanes_out_mod(sl->omod, sl->clamp, res, n);
+            continue;
         }
         case SLOT_INTERP: {
             const struct eg_ps_param *p = &param[sl->param];
@@ -445,6 +602,16 @@ static void run_group(struct eg_ps_batch *b, const struct bgroup *g, const struc
              * scalar operations), so the same bits */
             const v4f vp0 = {p0, p0, p0, p0}, vp10 = {p10, p10, p10, p10}, vp20 = {p20, p20, p20, p20};
             unsigned l = 0;
+            for (; l + 8 <= n; l += 8) {   /* two vectors per step: half the loop's own work */
+                v4f vi0, vi1, vj0, vj1;
+                memcpy(&vi0, &is[l], sizeof vi0);
+                memcpy(&vi1, &is[l + 4], sizeof vi1);
+                memcpy(&vj0, &js[l], sizeof vj0);
+                memcpy(&vj1, &js[l + 4], sizeof vj1);
+                v4f r0 = vp0 + vi0 * vp10 + vj0 * vp20, r1 = vp0 + vi1 * vp10 + vj1 * vp20;
+                memcpy(&res[l], &r0, sizeof r0);
+                memcpy(&res[l + 4], &r1, sizeof r1);
+            }
             for (; l + 4 <= n; l += 4) {
                 v4f vi, vj;
                 memcpy(&vi, &is[l], sizeof vi);
@@ -454,18 +621,19 @@ static void run_group(struct eg_ps_batch *b, const struct bgroup *g, const struc
             }
             for (; l < n; l++)
                 res[l] = eg_f2u(p0 + eg_u2f(is[l]) * p10 + eg_u2f(js[l]) * p20);
-            memset(intr, 0, n * sizeof *intr);
-            break;
+            if (sl->omod || sl->clamp)
+                eg_lanes_out_mod(sl->omod, sl->clamp, res, n);
+            continue;
         }
         case SLOT_LOAD_P: {
             const struct eg_ps_param *p = &param[sl->param];
             float v = sl->op == V_SQ_ALU_OP2__INTERP_LOAD_P0 ? p->p0[sl->comp]
                       : sl->op == V_SQ_ALU_OP2__INTERP_LOAD_P10 ? p->p10[sl->comp] : p->p20[sl->comp];
-            for (unsigned l = 0; l < n; l++) {
+            for (unsigned l = 0; l < n; l++)
                 res[l] = eg_f2u(v);
-                intr[l] = false;
-            }
-            break;
+            if (sl->omod || sl->clamp)
+                eg_lanes_out_mod(sl->omod, sl->clamp, res, n);
+            continue;
         }
         default:
             if (sl->kern) {
@@ -496,12 +664,13 @@ static void run_group(struct eg_ps_batch *b, const struct bgroup *g, const struc
                 if (!intr[l])
                     res[l] = alu_out_mod(sl->omod, sl->clamp, res[l]);
     }
-    for (int k = 0; k < EG_NSLOTS; k++) {
-        if (!s[k].used)
-            continue;
-        if (s[k].write)
-            memcpy(b->gpr[s[k].dst_gpr][s[k].dst_chan], b->res[k], n * sizeof(uint32_t));
-        memcpy(k == EG_SLOT_T ? b->ps : b->pv[k], b->res[k], n * sizeof(uint32_t));
+    for (unsigned j = 0; j < g->nlive; j++) {
+        unsigned k = g->live[j];
+        const uint32_t *res = s[k].direct ? b->gpr[s[k].dst_gpr][s[k].dst_chan] : b->res[k];
+        if (s[k].write && !s[k].direct)
+            memcpy(b->gpr[s[k].dst_gpr][s[k].dst_chan], res, n * sizeof(uint32_t));
+        if (s[k].to_pv)
+            memcpy(k == EG_SLOT_T ? b->ps : b->pv[k], res, n * sizeof(uint32_t));
     }
 }
 
@@ -514,8 +683,10 @@ static void run_export(struct eg_ps_batch *b, const struct bexport *e)
         for (int c = 0; c < 4; c++) {
             uint32_t *dst = b->color[a][c];
             unsigned sel = e->sel[c];
-            if (sel <= V_SQ_INST_SEL__W)
-                memcpy(dst, b->gpr[e->gpr + k][sel], n * sizeof(uint32_t));
+            if (sel <= V_SQ_INST_SEL__W) {
+                if (e->copy[k][c])   /* else read in place (color_at) */
+                    memcpy(dst, b->gpr[e->gpr + k][sel], n * sizeof(uint32_t));
+            }
             else if (sel == V_SQ_INST_SEL__ZERO || sel == V_SQ_INST_SEL__ONE)
                 for (unsigned l = 0; l < n; l++)
                     dst[l] = eg_f2u(sel == V_SQ_INST_SEL__ONE ? 1.0f : 0.0f);
@@ -529,10 +700,11 @@ int eg_ps_batch_run(struct eg_ps_batch *b, const struct eg_ps_param *param, unsi
     if (b->max_param > nparam)
         return 1; /* eg_run_ps reports the missing parameter */
     b->color_mask = 0;
-    for (unsigned t = 0; t < 8; t++)
-        if ((b->exported >> t) & 1u)
-            memset(b->color[t], 0, sizeof b->color[t]); /* a MASK component stays 0 */
-    memset(b->killed, 0, sizeof b->killed);
+    /* color[][] needs no clearing: a channel no export writes stays as
+     * calloc left it (0, what a MASK component reads), and every run writes
+     * the others (all exports run) */
+    if (b->can_kill)   /* else all false since calloc */
+        memset(b->killed, 0, sizeof b->killed);
     for (unsigned i = 0; i < b->nsteps; i++) {
         if (b->steps[i].kind == STEP_GROUP)
             run_group(b, &b->groups[b->steps[i].index], param);
@@ -549,10 +721,20 @@ uint8_t eg_ps_batch_color_mask(const struct eg_ps_batch *b)
 
 const uint32_t *eg_ps_batch_color(const struct eg_ps_batch *b, unsigned target, unsigned chan)
 {
-    return target < 8 && chan < 4 ? b->color[target][chan] : NULL;
+    return target < 8 && chan < 4 ? b->color_at[target][chan] : NULL;
 }
 
 const bool *eg_ps_batch_killed(const struct eg_ps_batch *b)
 {
     return b->killed;
+}
+
+bool eg_ps_batch_any_killed(const struct eg_ps_batch *b)
+{
+    if (!b->can_kill)
+        return false;
+    for (unsigned l = 0; l < b->n; l++)
+        if (b->killed[l])
+            return true;
+    return false;
 }
