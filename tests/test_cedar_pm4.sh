@@ -23,6 +23,12 @@ printf '\x00\x68\x01\xC0\xF0\x0A\x00\x00\x78\x56\x34\x12' >"$tmp/unknown_reg.bin
 check "exit 1 on an unknown register" status_is 1 "$PM4" "$tmp/unknown_reg.bin"
 check "unknown register printed with its raw value" grep -q "unknown .*= 0x12345678" "$tmp/out"
 
+# a SET_CONTEXT_REG of no register (count 0, index 0x191), as Mesa's r600
+# emits and the kernel's evergreen_packet3_check takes: listed, not refused
+printf '\x00\x69\x00\xC0\x91\x01\x00\x00' >"$tmp/empty_set.bin"
+check "exit 0 on a SET_CONTEXT_REG of no register" status_is 0 "$PM4" "$tmp/empty_set.bin"
+check "the empty SET_CONTEXT_REG is listed" grep -q "SET_CONTEXT_REG" "$tmp/out"
+
 # malformed
 head -c 10 $MESA/cs_003.bin >"$tmp/odd.bin"
 check "exit 2 on a size that is not whole dwords" status_is 2 "$PM4" "$tmp/odd.bin"

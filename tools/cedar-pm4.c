@@ -652,6 +652,9 @@ static int disasm_gfx(const struct opts *o, const uint32_t *dw, size_t ndw, cons
 int main(int argc, char **argv)
 {
     struct opts o = { 0 };
+    /* a SET_*_REG of no register is taken by the kernel and emitted by Mesa's
+     * r600: list it, as the kernel would run it, rather than refuse the buffer */
+    o.walk.empty_set_ok = true;
     enum { OPT_JSON = 256, OPT_REGS, OPT_SUMMARY, OPT_RING, OPT_SHADER, OPT_TILING };
     static const struct option longopts[] = {
         { "json", no_argument, NULL, OPT_JSON },
