@@ -25,8 +25,8 @@ int tess_state_init(struct tess_state *t, const struct vc_regs *regs, struct vc_
      * GS scenario in VGT_GS_MODE */
     t->gs = G_VGT_SHADER_STAGES_EN__GS_EN(st);
     if (t->gs != gs_enabled(regs))
-        return rs_fail(err, "tessellation: VGT_SHADER_STAGES_EN 0x%x %s GS_EN, VGT_GS_MODE %s GS_SCENARIO_G", st,
-                       t->gs ? "with" : "without", t->gs ? "not" : "");
+        return rs_fail(err, "tessellation: VGT_SHADER_STAGES_EN 0x%x %s GS_EN, VGT_GS_MODE %sGS_SCENARIO_G", st,
+                       t->gs ? "with" : "without", t->gs ? "not " : "");
     unsigned es = t->gs ? V_VGT_SHADER_STAGES_EN_ES_EN__ES_STAGE_DS : 0;
     unsigned vs = t->gs ? V_VGT_SHADER_STAGES_EN_VS_EN__VS_STAGE_COPY_SHADER : V_VGT_SHADER_STAGES_EN_VS_EN__VS_STAGE_DS;
     if (G_VGT_SHADER_STAGES_EN__LS_EN(st) != V_VGT_SHADER_STAGES_EN_LS_EN__LS_STAGE_ON ||
