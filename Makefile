@@ -262,6 +262,15 @@ $(BUILD)/san/bin/cedar-probe: $(BUILD)/san/tools/cedar-probe.o $(PROBE_SRCS:%.c=
 	@mkdir -p $(dir $@)
 	$(CC) $(SAN) -o $@ $^ $(PKG_LIBS)
 
+# cedar-tessref (llvmpipe's tessellation through transform feedback, the
+# reference tests/data/tess_llvmpipe.txt came from) links tools/gl/ and EGL/GLES.
+$(BUILD)/cedar-tessref: $(BUILD)/obj/tools/cedar-tessref.o $(GL_SRCS:%.c=$(BUILD)/obj/%.o) $(LIB)
+	$(CC) $(CFLAGS) -o $@ $^ $(PKG_LIBS) $(BENCH_LIBS)
+
+$(BUILD)/san/bin/cedar-tessref: $(BUILD)/san/tools/cedar-tessref.o $(GL_SRCS:%.c=$(BUILD)/san/%.o) $(SAN_LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(SAN) -o $@ $^ $(PKG_LIBS) $(BENCH_LIBS)
+
 GL_ONCE_OBJS = tools/bench/frame_check.c $(GL_SRCS)
 $(BUILD)/cedar-gl-once: $(BUILD)/obj/tools/bench/cedar-gl-once.o $(GL_ONCE_OBJS:%.c=$(BUILD)/obj/%.o) $(LIB)
 	$(CC) $(CFLAGS) -o $@ $^ $(PKG_LIBS) $(BENCH_LIBS)

@@ -107,7 +107,7 @@ int gl_scene_open(struct gl_scene *s, char *why, size_t whylen)
     return 0;
 }
 
-static GLuint compile(GLenum type, const char *src, char *why, size_t whylen)
+GLuint gl_scene_compile(GLenum type, const char *src, char *why, size_t whylen)
 {
     GLuint sh = glCreateShader(type);
     glShaderSource(sh, 1, &src, NULL);
@@ -153,10 +153,10 @@ static const char fs_src[] = "#version 300 es\n"
  * nothing culls here. */
 static int build_program(struct gl_scene *s, bool flip_y, char *why, size_t whylen)
 {
-    GLuint vs = compile(GL_VERTEX_SHADER, vs_src, why, whylen);
+    GLuint vs = gl_scene_compile(GL_VERTEX_SHADER, vs_src, why, whylen);
     if (!vs)
         return -1;
-    GLuint fs = compile(GL_FRAGMENT_SHADER, fs_src, why, whylen);
+    GLuint fs = gl_scene_compile(GL_FRAGMENT_SHADER, fs_src, why, whylen);
     if (!fs) {
         glDeleteShader(vs);
         return -1;

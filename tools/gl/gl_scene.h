@@ -46,6 +46,10 @@ int gl_scene_prepare(struct gl_scene *s, unsigned samples, bool flip_y, char *wh
  * 0, or -1 with a reason (a GL error). */
 int gl_scene_render(struct gl_scene *s, uint8_t *rgba, char *why, size_t whylen);
 
+/* A shader of `type` compiled from src, or 0 with the start of its info
+ * log in why. */
+GLuint gl_scene_compile(GLenum type, const char *src, char *why, size_t whylen);
+
 /* Releases whatever gl_scene_open / gl_scene_prepare made. */
 void gl_scene_close(struct gl_scene *s);
 
