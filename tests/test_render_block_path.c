@@ -15,7 +15,9 @@
  * (cb_write_whole_tile_lanes) against cb_write the same way.  And the
  * quad path (a pixel shader reading its neighbours runs in 2x2 quads with
  * helper pixels) against the per-pixel path on a program whose exports
- * do not depend on them. */
+ * do not depend on them.  And the wave's batches of several primitives'
+ * pixels (points, lines, small triangles in one draw) against the
+ * per-pixel path. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -368,6 +370,126 @@ static void wave_path_matches_pixels(void **state)
     }
 }
 
+/* Many small primitives in one draw through the wave: a primitive's pixels
+ * wait for the next primitives' (draw.c seal_pending: a batch of several
+ * primitives, each lane with its own primitive's inputs and weights; the
+ * same pixel again only after a flush; all flushed before a primitive
+ * large enough for the threads and at the draw's end).  Points of random
+ * sizes, lines of random widths and triangles, in a small part of the
+ * screen so that they share micro tiles and cover each other's pixels, with
+ * random colours, and one large triangle among them: the same memory and
+ * counters as the interpreter pixel by pixel, at 2, 4 and 8 samples (2x
+ * also per sample), on 1 and 3 threads. */
+#define CARRY_VERTICES 300u
+
+static float ndc_near(float c, float spread)
+{
+    return c + uniform(-spread, spread);
+}
+
+static void render_carried(struct scene *sc, unsigned ns, unsigned prim, const float (*pos)[3],
+                           const float (*col)[3], unsigned n, unsigned threads, bool per_sample, bool at_a_time,
+                           const struct eg_program *ps, struct vc_render_stats *stats)
+{
+    char why[200] = "";
+    struct eg_demo_shaders sh;
+    assert_int_equal(eg_demo_shaders_build(&sh), 0);
+    if (scene_init(sc, ns, why) || scene_use_demo_shaders(sc, why))
+        fail_msg("scene %ux: %s", ns, why);
+    uint64_t at = sc->extra_addr + PS_OFFSET;
+    memset(sc->mem + (at - sc->gpu_base), 0, ps->ndw * 4 + 256);
+    memcpy(sc->mem + (at - sc->gpu_base), ps->dw, ps->ndw * 4);
+    scene_set_reg(sc->regs, REG_SQ_PGM_START_PS, (uint32_t)(at >> 8));
+    /* the primitives' vertices, then the resolve's three (the scene's 3..5) */
+    uint8_t *vb = sc->mem + (sc->vtx_addr - sc->gpu_base);
+    assert_true(sc->vtx_addr + (uint64_t)(n + 3) * sc->vtx_stride <= at);
+    uint8_t rect[3][64];
+    assert_true(sc->vtx_stride <= sizeof rect[0]);
+    memcpy(rect, vb + 3 * sc->vtx_stride, 3 * sc->vtx_stride);
+    for (unsigned v = 0; v < n; v++) {
+        memcpy(vb + v * sc->vtx_stride + sh.pos_offset, pos[v], 12);
+        memcpy(vb + v * sc->vtx_stride + sh.color_offset, col[v], 12);
+    }
+    memcpy(vb + n * sc->vtx_stride, rect, 3 * sc->vtx_stride);
+    sc->tri_vertices = n;
+    sc->tri_prim = prim;
+    if (at_a_time)
+        scene_pixel_at_a_time(sc);
+    /* the DB idle (the scene counts samples that pass): pixels wait only then */
+    scene_set_reg(sc->regs, REG_DB_COUNT_CONTROL, S_DB_COUNT_CONTROL__ZPASS_INCREMENT_DISABLE(1));
+    vc_render_set_threads(sc->r, threads);
+    if (per_sample)
+        scene_set_reg(sc->regs, REG_PA_SC_MODE_CNTL_1, S_PA_SC_MODE_CNTL_1__PS_ITER_SAMPLE(1));
+    /* points 0.25 .. 3 pixels wide and high, lines 0.25 .. 3 wide */
+    scene_set_reg(sc->regs, REG_PA_SU_POINT_SIZE,
+                  S_PA_SU_POINT_SIZE__WIDTH(2 + test_rand() % 23) | S_PA_SU_POINT_SIZE__HEIGHT(2 + test_rand() % 23));
+    scene_set_reg(sc->regs, REG_PA_SU_LINE_CNTL, S_PA_SU_LINE_CNTL__WIDTH(2 + test_rand() % 23));
+    if (scene_render(sc, why))
+        fail_msg("scene %ux: %s", ns, why);
+    vc_render_get_stats(sc->r, stats);
+}
+
+static void carried_pixels_match_pixels(void **state)
+{
+    (void)state;
+    static const unsigned sample_counts[] = {2, 4, 8};
+    static const unsigned prims[3] = {V_VGT_DI_PRIM_TYPE__DI_PT_POINTLIST, V_VGT_DI_PRIM_TYPE__DI_PT_LINELIST,
+                                      V_VGT_DI_PRIM_TYPE__DI_PT_TRILIST};
+    uint32_t words[256];
+    struct eg_program ps;
+    branching_ps(words, 256, false, &ps);
+    test_rand_seed(0xCA77);
+    for (unsigned si = 0; si < sizeof sample_counts / sizeof sample_counts[0]; si++) {
+        unsigned ns = sample_counts[si];
+        for (unsigned k = 0; k < 6; k++) {
+            unsigned prim = prims[k % 3];
+            unsigned n = CARRY_VERTICES, big = (n / 2) / 3 * 3;
+            float pos[CARRY_VERTICES][3], col[CARRY_VERTICES][3];
+            /* a spot of about 50 x 50 pixels of the 1280 x 720 screen */
+            float cx = uniform(-0.5f, 0.5f), cy = uniform(-0.5f, 0.5f);
+            for (unsigned v = 0; v < n; v++) {
+                pos[v][0] = ndc_near(cx, 0.04f);
+                pos[v][1] = ndc_near(cy, 0.07f);
+                if (prim == V_VGT_DI_PRIM_TYPE__DI_PT_TRILIST && v % 3) {
+                    /* a triangle of a few pixels */
+                    pos[v][0] = ndc_near(pos[v - v % 3][0], 0.01f);
+                    pos[v][1] = ndc_near(pos[v - v % 3][1], 0.02f);
+                }
+                pos[v][2] = uniform(0.0f, 0.5f);
+                for (int c = 0; c < 3; c++)
+                    col[v][c] = uniform(-0.25f, 1.25f);
+            }
+            if (prim == V_VGT_DI_PRIM_TYPE__DI_PT_TRILIST && k >= 3) {
+                /* a triangle of some 40000 pixels: the threads take it */
+                const float corner[3][2] = {{cx - 0.4f, cy - 0.4f}, {cx + 0.4f, cy - 0.4f}, {cx, cy + 0.4f}};
+                for (unsigned v = 0; v < 3; v++)
+                    memcpy(pos[big + v], corner[v], sizeof corner[v]);
+            }
+            unsigned threads = k >= 3 ? 3 : 1;
+            bool per_sample = ns == 2 && k % 2;
+            struct scene fast, slow;
+            struct vc_render_stats fs, ss;
+            uint32_t seed = test_rand();
+            test_rand_seed(seed);   /* the same point size and line width on both sides */
+            render_carried(&fast, ns, prim, (const float(*)[3])pos, (const float(*)[3])col, n, threads, per_sample,
+                           false, &ps, &fs);
+            test_rand_seed(seed);
+            render_carried(&slow, ns, prim, (const float(*)[3])pos, (const float(*)[3])col, n, 1, per_sample, true,
+                           &ps, &ss);
+            same_result(&fast, &slow, &fs, &ss, ns, k);
+            assert_true(fs.pixels_shaded > 100);
+            printf("%ux trial %u (%s, %u thread%s%s): %llu pixels shaded: equal\n", ns, k,
+                   prim == V_VGT_DI_PRIM_TYPE__DI_PT_POINTLIST  ? "points"
+                   : prim == V_VGT_DI_PRIM_TYPE__DI_PT_LINELIST ? "lines"
+                                                                : "triangles",
+                   threads, threads > 1 ? "s" : "", per_sample ? ", per sample" : "",
+                   (unsigned long long)fs.pixels_shaded);
+            scene_free(&fast);
+            scene_free(&slow);
+        }
+    }
+}
+
 /* Colours where an 8-bit UNORM conversion can go wrong: around the
  * rounding points k / 255 and (k + 0.5) / 255, below and at the smallest
  * normal half (2^-14), half denormals, 0, 1, outside [0, 1], NaN, inf. */
@@ -614,6 +736,7 @@ int main(void)
         cmocka_unit_test(block_path_matches_pixels),
         cmocka_unit_test(quad_path_matches_pixels),
         cmocka_unit_test(wave_path_matches_pixels),
+        cmocka_unit_test(carried_pixels_match_pixels),
         cmocka_unit_test(block_routes_match_pixels),
         cmocka_unit_test(unorm8_stores_match_cb_write),
         cmocka_unit_test(lanes_store_matches_cb_write),

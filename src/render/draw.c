@@ -98,6 +98,19 @@ struct draw_ctx {
     bool pending_weighted;     /* shade_block set pending[]'s weights already */
     struct vc_pixel_in pending[EG_PS_BATCH_MAX];
     double pending_ij[EG_PS_BATCH_MAX][3][2];   /* centre, centroid, sample: weights computed at the flush */
+    /* Pixels carried across primitives (carry: waves, whose lanes each take
+     * their own primitive's inputs, and writes that read nothing of the
+     * primitive: no depth, stencil or alpha to mask).  pending[0 ..
+     * nsealed - 1] are earlier primitives', their weights computed
+     * (seal_pending), pixel l's inputs slot[pending_slot[l]]; the current
+     * primitive's follow with d->prim.  A pixel already carried comes again
+     * only after a flush (sealed_bits: a bit per pixel hash, then a look). */
+    bool carry;
+    unsigned nsealed, nslots;
+    unsigned prim_serial, slot_serial;  /* d->prim's count (draw_prim), the last slot's */
+    uint64_t sealed_bits;
+    struct vc_prim_inputs *slot;        /* EG_PS_BATCH_MAX (vc_render.carry_kept) */
+    uint8_t pending_slot[EG_PS_BATCH_MAX];
     struct vc_pixel_out shaded[EG_PS_BATCH_MAX];
     /* quads waiting for the pixel stage (quads): in pending[4q ..], out in shaded[] */
     unsigned nquads;
@@ -123,6 +136,7 @@ void vc_render_free(struct vc_render *r)
     render_addr_tables_free(r);
     free(r->draw_kept);
     free(r->cache_kept);
+    free(r->carry_kept);
     free(r);
 }
 
@@ -318,14 +332,64 @@ static void pixel_weights(const struct draw_ctx *d, struct vc_pixel_in *in, cons
         weights_at(d, ij[2], in->ij[VC_BARYC_PERSP_SAMPLE], in->ij[VC_BARYC_LINEAR_SAMPLE]);
 }
 
-/* pixel_weights for a batch, on an unclipped primitive (interp.c
- * spi_weights_batch: the same values).  false: not this case. */
-static bool batch_weights(struct draw_ctx *d, unsigned n)
+/* pixel_weights for pending[from .. n - 1], on an unclipped primitive
+ * (interp.c spi_weights_batch: the same values).  false: not this case. */
+static bool batch_weights(struct draw_ctx *d, unsigned from, unsigned n)
 {
     if (!d->m_identity)
         return false;
-    spi_weights_batch(&d->spi, d->prim_inv_w, (const double(*)[3][2])d->pending_ij, n, d->baryc_needed, d->pending);
+    spi_weights_batch(&d->spi, d->prim_inv_w, (const double(*)[3][2])d->pending_ij + from, n - from,
+                      d->baryc_needed, d->pending + from);
     return true;
+}
+
+/* The weights of the current primitive's pending pixels, pending[from .. n - 1]. */
+static void pending_weights(struct draw_ctx *d, unsigned from, unsigned n)
+{
+    if (from < n && !batch_weights(d, from, n))
+        for (unsigned l = from; l < n; l++)
+            pixel_weights(d, &d->pending[l], (const double(*)[2])d->pending_ij[l]);
+}
+
+/* A pixel's bit in sealed_bits. */
+static inline uint64_t pixel_bit(unsigned x, unsigned y)
+{
+    return 1ull << ((x ^ (y * 8u) ^ (y >> 3)) & 63u);
+}
+
+/* The end of a primitive whose pixels wait (carry): their weights now,
+ * with its sub-triangle's state, and its inputs in a slot (the other half
+ * of the same primitive shares it). */
+static void seal_pending(struct draw_ctx *d)
+{
+    unsigned from = d->nsealed, n = d->npending;
+    if (from == n)
+        return;
+    pending_weights(d, from, n);
+    if (!d->nslots || d->slot_serial != d->prim_serial) {
+        struct vc_prim_inputs *p = &d->slot[d->nslots++];
+        p->num_inputs = d->prim.num_inputs;
+        p->front_face = d->prim.front_face;
+        memcpy(p->attr, d->prim.attr, p->num_inputs * sizeof p->attr[0]);
+        memcpy(p->flat, d->prim.flat, p->num_inputs * sizeof p->flat[0]);
+        d->slot_serial = d->prim_serial;
+    }
+    for (unsigned l = from; l < n; l++) {
+        d->pending_slot[l] = (uint8_t)(d->nslots - 1);
+        d->sealed_bits |= pixel_bit(d->pending[l].x, d->pending[l].y);
+    }
+    d->nsealed = n;
+}
+
+/* Whether pixel (x, y) waits already from an earlier primitive. */
+static bool pixel_sealed(const struct draw_ctx *d, unsigned x, unsigned y)
+{
+    if (!(d->sealed_bits & pixel_bit(x, y)))
+        return false;
+    for (unsigned l = 0; l < d->nsealed; l++)
+        if (d->pending[l].x == x && d->pending[l].y == y)
+            return true;
+    return false;
 }
 
 /* Pending pixel l's coverage after alpha to coverage (the batch's lanes
@@ -440,18 +504,24 @@ static int write_batch(struct draw_ctx *d, unsigned done, bool block, unsigned k
  * consecutive pixels then overlap. */
 static int flush_pending(struct draw_ctx *d)
 {
-    unsigned n = d->npending, done = 0;
+    unsigned n = d->npending, done = 0, sealed = d->nsealed;
     bool block = d->pending_block, weighted = d->pending_weighted;
     d->npending = 0;
     d->pending_block = false;
     d->pending_weighted = false;
+    d->nsealed = d->nslots = 0;
+    d->sealed_bits = 0;
     if (n == 0)
         return 0;
-    if (!weighted && !batch_weights(d, n))
-        for (unsigned l = 0; l < n; l++)
-            pixel_weights(d, &d->pending[l], (const double(*)[2])d->pending_ij[l]);
-    int rc = render_shade_pixels(d->r, d->lanes, d->regs, d->mem, &d->prim, d->pending, n, d->shaded, &done,
-                                 d->err);
+    if (!weighted)
+        pending_weights(d, sealed, n);
+    const struct vc_prim_inputs *lane_prim[EG_PS_BATCH_MAX];
+    for (unsigned l = 0; l < sealed; l++)
+        lane_prim[l] = &d->slot[d->pending_slot[l]];
+    for (unsigned l = sealed; sealed && l < n; l++)
+        lane_prim[l] = &d->prim;
+    int rc = render_shade_pixels(d->r, d->lanes, d->regs, d->mem, &d->prim, sealed ? lane_prim : NULL, d->pending,
+                                 n, d->shaded, &done, d->err);
     /* target by target: the batch is one micro tile (shade_and_write
      * flushes at a tile change) */
     if (rc == 1)
@@ -518,9 +588,12 @@ static inline void pixel_in(const struct draw_ctx *d, struct vc_pixel_in *in, co
 static int shade_and_write(struct draw_ctx *d, const struct rs_pixel *px, uint32_t coverage, const double ij_center[2],
                            const double ij_centroid[2], const double ij_sample[2], unsigned sample)
 {
-    /* a batch stays inside one micro tile (cb_write_tile) */
+    /* a batch stays inside one micro tile (write_batch), unless carried
+     * (cb_write_tile takes fragments of several tiles); a carried pixel
+     * is written before the same pixel of a later primitive shades */
     if (d->batched && d->npending &&
-        ((d->pending[0].x ^ (unsigned)px->x) | (d->pending[0].y ^ (unsigned)px->y)) >> 3) {
+        (d->carry ? d->nsealed && pixel_sealed(d, (unsigned)px->x, (unsigned)px->y)
+                  : ((d->pending[0].x ^ (unsigned)px->x) | (d->pending[0].y ^ (unsigned)px->y)) >> 3)) {
         if (flush_pending(d))
             return -1;
     }
@@ -756,7 +829,12 @@ static int raster_one(struct draw_ctx *d, const struct rs_vertex v[3])
     int rc = d->pair    ? rs_pair(&d->rs, v, d->pair, on_pixel, block_path(d) ? on_block : NULL, d)
              : d->quads ? rs_triangle_quads(&d->rs, v, on_quad, d)
                         : rs_triangle(&d->rs, v, on_pixel, block_path(d) ? on_block : NULL, d);
-    /* a batch never spans primitives: the next one has other inputs */
+    /* a batch spans primitives only when carried (each lane its
+     * primitive's inputs) */
+    if (rc == 0 && d->carry && d->npending < EG_PS_BATCH_MAX) {
+        seal_pending(d);
+        return 0;
+    }
     if (rc == 0)
         rc = flush_pending(d);
     if (rc == 0)
@@ -816,6 +894,7 @@ static void worker_ctx(struct draw_ctx *d, struct worker *w)
     w->d.err = &w->err;
     w->d.workers = NULL;
     w->d.nthreads = 0;
+    w->d.carry = false;   /* its share ends with its pixels written */
     memset(&w->d.stats, 0, sizeof w->d.stats);
     w->d.db.zpass = 0;
     w->d.rs.row_next = &d->rows_claimed;
@@ -874,6 +953,9 @@ static int raster_sub(struct draw_ctx *d, const struct rs_vertex v[3])
     unsigned n = d->nthreads;
     if (n < 2)
         return raster_one(d, v);
+    /* the pixels carried so far first (the copies start with none) */
+    if (flush_pending(d))
+        return -1;
     /* share 0 runs on this thread, on a copy like the others */
     d->rows_claimed = 0;
     for (unsigned i = 0; i < n; i++) {
@@ -1175,6 +1257,7 @@ static int draw_prim(void *ctx, enum vgt_prim_kind kind, const struct vc_vertex_
                 return 0;
         }
         spi_prim_inputs(&d->spi, vo, 3, front, &d->prim);
+        d->prim_serial++;
         if (kind == VGT_TRIANGLE)
             return draw_triangle(d, vo);
         if (!have_window)
@@ -1219,6 +1302,7 @@ static int draw_prim(void *ctx, enum vgt_prim_kind kind, const struct vc_vertex_
             return 0;
     }
     spi_prim_inputs(&d->spi, vo, kind == VGT_LINE ? 2 : 1, true, &d->prim);
+    d->prim_serial++;
     struct rs_vertex c[4];
     /* Point size and line width are read by the PA only for points and
      * lines (a triangle draw leaves them as the last client set them). */
@@ -1288,6 +1372,8 @@ int vc_render_draw(struct vc_render *r, const struct vc_regs *regs, const struct
             r->draw_kept = malloc(sizeof *r->draw_kept);
         if (!r->cache_kept)
             r->cache_kept = malloc(VERTEX_CACHE * sizeof *r->cache_kept);
+        if (!r->carry_kept)
+            r->carry_kept = malloc(EG_PS_BATCH_MAX * sizeof *r->carry_kept);   /* NULL: nothing carried */
         kept = r->draw_kept && r->cache_kept;
     }
     if (kept) {
@@ -1366,6 +1452,10 @@ int vc_render_draw(struct vc_render *r, const struct vc_regs *regs, const struct
     d->blend_const[2] = reg_float(regs, REG_CB_BLEND_BLUE);
     d->blend_const[3] = reg_float(regs, REG_CB_BLEND_ALPHA);
     cb_alpha_mask_init(&d->a2m, regs, d->rs.samples);
+    /* pixels wait across primitives (seal_pending) in waves only, and
+     * when their writes read nothing of their primitive */
+    d->slot = kept ? r->carry_kept : NULL;
+    d->carry = d->slot && d->batched && !d->batch && d->lanes && !d->db.active && !d->a2m.on;
 
     if (d->mode == V_CB_MODE__CB_NORMAL) {
         uint32_t shader_mask = vc_reg(regs, REG_CB_SHADER_MASK);
@@ -1400,6 +1490,8 @@ int vc_render_draw(struct vc_render *r, const struct vc_regs *regs, const struct
     rc = tess_enabled(regs) ? tess_draw(r, regs, mem, draw, draw_prim, d, &vc, err)   /* with or without a GS */
          : gs_enabled(regs)   ? gs_draw(r, regs, mem, draw, draw_prim, d, &vc, err)
                               : vgt_run(regs, mem, draw, on_prim, d, &vc, err);
+    if (rc == 0 && d->npending)
+        rc = flush_pending(d);   /* the last primitives' carried pixels */
     r->stats.ia_vertices += vc.ia_vertices;
     r->stats.ia_primitives += vc.ia_primitives;
     r->stats.vs_invocations += vc.vs_invocations;

@@ -33,6 +33,7 @@ struct vc_render {
      * a draw holds them (a draw begun meanwhile allocates its own). */
     struct draw_ctx *draw_kept;
     struct cache_entry *cache_kept;
+    struct vc_prim_inputs *carry_kept;  /* its carried primitives' inputs (EG_PS_BATCH_MAX) */
     bool draw_kept_busy;
     bool block_path_off;         /* vc_render_set_block_path(false): blocks pixel by pixel */
 };
@@ -96,16 +97,17 @@ int render_shade_quads_run(struct vc_render *r, struct shade_lanes *lanes, const
 bool render_shade_position_needed(const struct vc_render *r);
 /* Barycentric pairs (bit per enum vc_baryc) the pixel stage reads. */
 uint32_t render_shade_baryc_needed(const struct vc_render *r);
-/* Shade in[0 .. n-1] (n <= EG_PS_BATCH_MAX) on the calling thread's lanes.
- * 1: the batch ran them all and their results are in its batch
+/* Shade in[0 .. n-1] (n <= EG_PS_BATCH_MAX) on the calling thread's lanes,
+ * all of primitive prim or, with lane_prim, pixel l of lane_prim[l] (then
+ * never the batch: waves or pixel by pixel).  1: the batch ran them all and their results are in its batch
  * (render_shade_lanes_batch: eg_ps_batch_killed / _color_mask / _color;
  * out is untouched: the caller reads the lanes without copying them
  * through it); 0: out[0 .. *done - 1] hold them (all n); -1: an error
  * after *done. */
 int render_shade_pixels(struct vc_render *r, struct shade_lanes *lanes, const struct vc_regs *regs,
                         const struct vc_mem *mem, const struct vc_prim_inputs *prim,
-                        const struct vc_pixel_in *in, unsigned n, struct vc_pixel_out *out, unsigned *done,
-                        struct vc_draw_err *err);
+                        const struct vc_prim_inputs *const *lane_prim, const struct vc_pixel_in *in, unsigned n,
+                        struct vc_pixel_out *out, unsigned *done, struct vc_draw_err *err);
 /* Shade the 64 pixels of a fully covered 8x8 block (raster order, sample
  * 0, every sample covered) whose weights the caller has as arrays:
  * ij[kind][h][l] is pixel l's weight h of that kind (enum vc_baryc), NULL
@@ -279,8 +281,9 @@ void cb_write(struct cb_target *t, const float blend_const[4], unsigned x, unsig
 void cb_write_dual(struct cb_target *t, const float blend_const[4], unsigned x, unsigned y,
                    uint32_t coverage, const float rgba[4], const float rgba1[4]);
 
-/* cb_write for fragments of one micro tile, in order (the tile's addresses
- * looked up once; the same stores as cb_write one by one). */
+/* cb_write for fragments in order, usually of one micro tile (a tile's
+ * addresses looked up once per run of its fragments; the same stores as
+ * cb_write one by one). */
 struct cb_fragment {
     unsigned x, y;
     uint32_t coverage;

@@ -47,6 +47,7 @@ struct shade_lanes {
     struct eg_ps_batch *batch;
     struct eg_wave *wave;
     union eg_vec4 *gpr;
+    struct eg_ps_param *param;  /* waves of several primitives: each one's parameters (made at the first) */
 };
 static const char *const stage_name[STAGE_COUNT] = {"FS", "VS", "PS", "ES", "GS", "LS", "HS"};
 
@@ -878,6 +879,7 @@ void render_shade_lanes_free(struct shade_lanes *l)
     eg_ps_batch_free(l->batch);
     eg_wave_free(l->wave);
     free(l->gpr);
+    free(l->param);
     free(l);
 }
 
@@ -887,19 +889,36 @@ struct eg_ps_batch *render_shade_lanes_batch(const struct shade_lanes *l)
 }
 
 /* Lanes in[0 .. n-1] through the wave in groups of `group`: 0 and
- * out[0 .. n-1], or 1 when the interpreter must run them (eg_wave_run). */
+ * out[0 .. n-1], or 1 when the interpreter must run them (eg_wave_run).
+ * lane_prim: each lane's primitive (NULL: all prim's); the wave takes each
+ * lane's parameters and face from its own. */
 static int wave_run(struct shade *s, struct shade_lanes *lanes, const struct vc_prim_inputs *prim,
-                    const struct vc_pixel_in *in, unsigned n, unsigned group, uint64_t helpers,
-                    struct vc_pixel_out *out)
+                    const struct vc_prim_inputs *const *lane_prim, const struct vc_pixel_in *in, unsigned n,
+                    unsigned group, uint64_t helpers, struct vc_pixel_out *out)
 {
-    struct eg_ps_param param[VC_RENDER_MAX_PARAMS];
-    for (unsigned i = 0; i < prim->num_inputs; i++)
-        eg_ps_param_from_vertices(&param[i], prim->attr[i][0], prim->attr[i][1], prim->attr[i][2]);
+    if (n == 0 || n > EG_WAVE_MAX)
+        return 1;
+    struct eg_ps_param own[VC_RENDER_MAX_PARAMS], *param = own;
+    if (lane_prim) {
+        if (!lanes->param && !(lanes->param = malloc((size_t)EG_WAVE_MAX * VC_RENDER_MAX_PARAMS * sizeof *lanes->param)))
+            return 1;
+        param = lanes->param;
+    }
     struct eg_ps_input pin[EG_WAVE_MAX];
+    const struct vc_prim_inputs *last = NULL;
+    struct eg_ps_param *next = param, *cur = param;
     for (unsigned l = 0; l < n; l++) {
+        const struct vc_prim_inputs *p = lane_prim ? lane_prim[l] : prim;
+        if (p != last) {   /* a primitive's parameters, once per run of its lanes */
+            cur = next;
+            for (unsigned i = 0; i < p->num_inputs; i++)
+                eg_ps_param_from_vertices(&cur[i], p->attr[i][0], p->attr[i][1], p->attr[i][2]);
+            next = cur + p->num_inputs;
+            last = p;
+        }
         union eg_vec4 *gpr = &lanes->gpr[(size_t)l * PS_MAX_GPRS];
-        spi_load_gprs(s, prim, &in[l], gpr);
-        pin[l] = (struct eg_ps_input){gpr, s->input_gprs, param, prim->num_inputs};
+        spi_load_gprs(s, p, &in[l], gpr);
+        pin[l] = (struct eg_ps_input){gpr, s->input_gprs, cur, p->num_inputs};
     }
     struct eg_ps_output o[EG_WAVE_MAX];
     if (eg_wave_run(lanes->wave, pin, n, group, helpers, o))
@@ -920,7 +939,7 @@ int render_shade_quads_run(struct vc_render *r, struct shade_lanes *lanes, const
     uint64_t h = 0;
     for (unsigned q = 0; q < nq; q++)
         h |= (uint64_t)(helpers[q] & 0xFu) << (4 * q);
-    if (lanes && lanes->wave && 4 * nq <= EG_WAVE_MAX && wave_run(s, lanes, prim, in, 4 * nq, 4, h, out) == 0) {
+    if (lanes && lanes->wave && 4 * nq <= EG_WAVE_MAX && wave_run(s, lanes, prim, NULL, in, 4 * nq, 4, h, out) == 0) {
         *done = nq;
         return 0;
     }
@@ -1000,23 +1019,23 @@ int render_shade_block(struct vc_render *r, struct shade_lanes *sl, const struct
 
 int render_shade_pixels(struct vc_render *r, struct shade_lanes *sl, const struct vc_regs *regs,
                         const struct vc_mem *mem, const struct vc_prim_inputs *prim,
-                        const struct vc_pixel_in *in, unsigned n, struct vc_pixel_out *out, unsigned *done,
-                        struct vc_draw_err *err)
+                        const struct vc_prim_inputs *const *lane_prim, const struct vc_pixel_in *in, unsigned n,
+                        struct vc_pixel_out *out, unsigned *done, struct vc_draw_err *err)
 {
     struct shade *s = r->shade;
     *done = 0;
     if (n > EG_PS_BATCH_MAX)
         n = EG_PS_BATCH_MAX;
     struct eg_ps_batch *b = sl ? sl->batch : NULL;
-    if (!b) {
+    if (!b || lane_prim) {
         /* no batch: the wave, else pixel by pixel */
-        if (sl && sl->wave && n <= EG_WAVE_MAX && wave_run(s, sl, prim, in, n, 1, 0, out) == 0) {
+        if (sl && sl->wave && n <= EG_WAVE_MAX && wave_run(s, sl, prim, lane_prim, in, n, 1, 0, out) == 0) {
             *done = n;
             return 0;
         }
         for (unsigned l = 0; l < n; l++) {
             memset(&out[l], 0, sizeof out[l]);
-            if (pixel(s, regs, mem, prim, &in[l], &out[l], err))
+            if (pixel(s, regs, mem, lane_prim ? lane_prim[l] : prim, &in[l], &out[l], err))
                 return -1;
             *done = l + 1;
         }
@@ -1072,6 +1091,7 @@ void render_shade_free(struct vc_render *r)
         eg_ps_batch_free(s->lanes.batch);
         eg_wave_free(s->lanes.wave);
         free(s->lanes.gpr);
+        free(s->lanes.param);
         tex_unit_free(s->tex);
     }
     free(r->shade);
