@@ -107,6 +107,7 @@ static void every_isa_format_has_an_entry_and_only_mesas_are_fetched(void **stat
         unsigned v = e->values[i].value;
         const struct eg_vtx_format *f = eg_vtx_format_find(v);
         assert_non_null(f);
+        assert_int_equal(f->data_format, v);
         assert_non_null(f->why);
         const struct mesa_fmt *m = mesa_find(v);
         bool int_ok = eg_vtx_format_refusal(v, INT) == NULL, norm_ok = eg_vtx_format_refusal(v, NORM) == NULL;
@@ -133,6 +134,18 @@ static void every_isa_format_has_an_entry_and_only_mesas_are_fetched(void **stat
     }
     assert_int_equal(fetchable, NMESA);
     assert_null(eg_vtx_format_find(4)); /* a gap in the ISA table */
+    /* eg_vtx_format_find halves the table: in data-format order, every
+     * entry found, nothing past either end */
+    const struct eg_vtx_format *t = eg_vtx_format_table(&n);
+    for (size_t i = 0; i < n; i++) {
+        if (i)
+            assert_true(t[i - 1].data_format < t[i].data_format);
+        assert_ptr_equal(eg_vtx_format_find(t[i].data_format), &t[i]);
+    }
+    assert_null(eg_vtx_format_find(t[n - 1].data_format + 1));
+    assert_null(eg_vtx_format_find(~0u));
+    if (t[0].data_format > 0)
+        assert_null(eg_vtx_format_find(0));
     assert_non_null(eg_vtx_format_refusal(4, NORM));
     assert_non_null(eg_vtx_format_refusal(fmt_value("FMT_8"), 3)); /* reserved NUM_FORMAT */
 }

@@ -46,6 +46,8 @@ const struct eg_vtx_format *eg_vtx_format_find(unsigned data_format);
 /* Why a fetch of this format and number format is refused (a GPU fault),
  * or NULL when the vertex fetch reads it. */
 const char *eg_vtx_format_refusal(unsigned data_format, unsigned num_format);
+/* The same for the entry f (NULL: a value outside the ISA table). */
+const char *eg_vtx_format_refusal_of(const struct eg_vtx_format *f, unsigned num_format);
 /* Whether a fetch of f with this number format yields integer bits (INT,
  * and SCALED of 32-bit integer channels). */
 bool eg_vtx_fetch_int(const struct eg_vtx_format *f, unsigned num_format);

@@ -77,7 +77,8 @@ int eg_exec_vtx(const struct eg_shader_env *env, union eg_vec4 *gpr, unsigned re
         nf = (struct eg_vtx_numfmt){ G_SQ_VTX_WORD1_GPR__NUM_FORMAT_ALL(w[1]),
                                      G_SQ_VTX_WORD1_GPR__FORMAT_COMP_ALL(w[1]), G_SQ_VTX_WORD1_GPR__SRF_MODE_ALL(w[1]) };
     }
-    const char *why = eg_vtx_format_refusal(fmt, nf.num_format);
+    const struct eg_vtx_format *vf = eg_vtx_format_find(fmt);
+    const char *why = eg_vtx_format_refusal_of(vf, nf.num_format);
     if (why) {
         const struct eg_enum *df = eg_enum_find_name("SQ_DATA_FORMAT"), *nm = eg_enum_find_name("SQ_NUM_FORMAT");
         const char *fn = df ? eg_enum_value_name(df, fmt) : NULL, *nn = nm ? eg_enum_value_name(nm, nf.num_format) : NULL;
@@ -85,7 +86,6 @@ int eg_exec_vtx(const struct eg_shader_env *env, union eg_vec4 *gpr, unsigned re
                  nn ? nn : "?", res, why);
         return -1;
     }
-    const struct eg_vtx_format *vf = eg_vtx_format_find(fmt);
     unsigned nbytes = vf->bytes;
     uint32_t index = gpr[G_SQ_VTX_WORD0__SRC_GPR(w[0])].u[G_SQ_VTX_WORD0__SRC_SEL_X(w[0])];
     uint64_t stride = G_SQ_VTX_WORD2__CONST_BUF_NO_STRIDE(w[2]) ? 0 : r.stride;

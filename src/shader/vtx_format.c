@@ -36,6 +36,7 @@
  * 2.3.4.4).  Each value is computed in double and rounded once to float.
  */
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cedar/vtx_format.h"
@@ -134,12 +135,16 @@ const struct eg_vtx_format *eg_vtx_format_table(size_t *n)
     return table;
 }
 
+static int by_data_format(const void *key, const void *entry)
+{
+    unsigned k = *(const unsigned *)key, e = ((const struct eg_vtx_format *)entry)->data_format;
+    return k < e ? -1 : k > e;
+}
+
 const struct eg_vtx_format *eg_vtx_format_find(unsigned data_format)
 {
-    for (size_t i = 0; i < sizeof table / sizeof table[0]; i++)
-        if (table[i].data_format == data_format)
-            return &table[i];
-    return NULL;
+    /* the table is in data-format order */
+    return bsearch(&data_format, table, sizeof table / sizeof table[0], sizeof table[0], by_data_format);
 }
 
 bool eg_vtx_fetch_int(const struct eg_vtx_format *f, unsigned num_format)
@@ -150,7 +155,11 @@ bool eg_vtx_fetch_int(const struct eg_vtx_format *f, unsigned num_format)
 
 const char *eg_vtx_format_refusal(unsigned data_format, unsigned num_format)
 {
-    const struct eg_vtx_format *f = eg_vtx_format_find(data_format);
+    return eg_vtx_format_refusal_of(eg_vtx_format_find(data_format), num_format);
+}
+
+const char *eg_vtx_format_refusal_of(const struct eg_vtx_format *f, unsigned num_format)
+{
     if (!f)
         return "not a data format of the ISA table";
     if (f->fetch == EG_VTX_FETCH_NO)
@@ -216,7 +225,7 @@ static double snorm(int64_t c, unsigned n, unsigned srf_mode)
 int eg_vtx_format_convert(const struct eg_vtx_format *f, const struct eg_vtx_numfmt *nf, const uint8_t *bytes,
                           union eg_vec4 *out)
 {
-    if (!f || eg_vtx_format_refusal(f->data_format, nf->num_format))
+    if (eg_vtx_format_refusal_of(f, nf->num_format))
         return -1;
     bool as_int = eg_vtx_fetch_int(f, nf->num_format);
     bool is_signed = nf->format_comp == V_SQ_FORMAT_COMP__SQ_FORMAT_COMP_SIGNED;
