@@ -29,7 +29,7 @@
 #define CMASK_CLEARED 0x0u
 #define CMASK_COMPRESSED 0xCu     /* FMask valid (Mesa: "0xCC = compressed state") */
 #define CMASK_EXPANDED 0xFu       /* no FMask: colour stored as is */
-#define CB_ROP3_COPY 0xCCu        /* ROP3 "source copy": no logic op */
+#define CB_ROP3_COPY V_CB_ROP3__COPY
 
 static bool blend_on(const struct cb_target *t);
 
