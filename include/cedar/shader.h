@@ -315,6 +315,18 @@ struct eg_shader_env {
     /* A hull shader's TF_WRITE (GDS clause): `value` to byte `addr` of the
      * tessellation-factor memory; NULL: it faults. */
     int (*tf_write)(void *ctx, uint32_t addr, uint32_t value, char *msg, size_t msglen);
+    /* A GROUP_BARRIER run by a lane, called with barrier_ctx: the lanes of
+     * a run are in lockstep, so it holds for them; a caller that runs a
+     * thread group as several runs waits here for the others (0 when it may
+     * go on, or -1 with a reason in msg).  NULL: nothing to wait for. */
+    int (*barrier)(void *barrier_ctx, char *msg, size_t msglen);
+    void *barrier_ctx;
+    /* A MEM_RAT / MEM_RAT_CACHELESS store of a lane: operation inst
+     * (V_SQ_RAT_INST__*) on random-access target rat (CB_COLOR<rat>) at
+     * the index idx (INDEX_GPR: x, y, z, w), of data (RW_GPR) under
+     * comp_mask (COMP_MASK); NULL: such stores fault. */
+    int (*rat)(void *ctx, unsigned rat, unsigned inst, const uint32_t idx[4], const uint32_t data[4],
+               unsigned comp_mask, char *msg, size_t msglen);
 };
 
 struct eg_shader_err { char msg[200]; };

@@ -60,7 +60,9 @@ static bool returns(unsigned op)
     return op >= V_SQ_DS_OP__ADD_RET;
 }
 
-/* Source select sel of register r: a component, or ZERO. */
+/* Source select sel of register r: a component, or ZERO, or MASK (an
+ * operand not sent, which Mesa masks where the op reads none: GDS_READ_RET
+ * of a compute shader's atomicCounter() has SRC_SEL_Y MASK): 0. */
 static bool src_sel(const union eg_vec4 *r, unsigned sel, uint32_t *out)
 {
     if (sel <= V_SQ_INST_SEL__W) {
@@ -68,7 +70,7 @@ static bool src_sel(const union eg_vec4 *r, unsigned sel, uint32_t *out)
         return true;
     }
     *out = 0;
-    return sel == V_SQ_INST_SEL__ZERO;
+    return sel == V_SQ_INST_SEL__ZERO || sel == V_SQ_INST_SEL__MASK;
 }
 
 int eg_gds_atomic(uint32_t *mem, unsigned op, uint32_t a, uint32_t b, uint32_t *ret)

@@ -331,6 +331,9 @@ static int exec_group(struct machine *m, struct slot *s, const uint32_t *lit, un
                  * before the barrier when any goes past it */
                 s[k].fx = (struct alu_effects){ .int_result = true };
                 s[k].result = 0;
+                char why[120] = "";
+                if (!s[k].skip && m->env->barrier && m->env->barrier(m->env->barrier_ctx, why, sizeof why))
+                    return fault(m, "GROUP_BARRIER: %s", why);
             } else if (!s[k].op3 && op == V_SQ_ALU_OP2__MOVA_INT) {
                 /* AR = src0 as an integer, clamped to [-256, 255] (Evergreen
                  * ISA, MOVA_INT); it is what relative operands add */
@@ -553,7 +556,9 @@ static int run_fetch_clause(struct machine *m, bool tex, size_t addr, unsigned c
                                             : (struct eg_tex_quad){ &own, 1, 0, m->ln[l].grad, NULL };
             const uint32_t *w = m->cf.prog->dw + at;
             int r;
-            if (tex) {
+            if (tex && G_SQ_TEX_WORD0__TEX_INST(w[0]) == V_SQ_TEX_INST__VFETCH) {
+                r = eg_exec_vtx(m->env, gpr, cur_res_base(m), w, msg, sizeof msg);
+            } else if (tex) {
                 r = eg_exec_tex(m->env, gpr, cur_res_base(m), m->sampler_base, w, &q, msg, sizeof msg);
             } else if (G_SQ_VTX_WORD0__VTX_INST(w[0]) == V_SQ_VTX_INST__MEM) {
                 const union eg_vec4 *sc = lane_scratch(m, l);
@@ -712,6 +717,28 @@ static int stream_write(struct machine *m, unsigned inst, uint32_t w0, uint32_t 
     return 0;
 }
 
+/* A MEM_RAT / MEM_RAT_CACHELESS store of the running lane (the word-0
+ * fields SQ_CF_ALLOC_EXPORT_WORD0_RAT): one element, as Mesa's
+ * sfn_instr_mem.cpp RatInstr emits them (burst 1, RAT_ID as encoded). */
+static int rat_write(struct machine *m, uint32_t w0, uint32_t w1)
+{
+    unsigned inst = G_SQ_CF_ALLOC_EXPORT_WORD0_RAT__RAT_INST(w0), type = G_SQ_CF_ALLOC_EXPORT_WORD0_RAT__TYPE(w0);
+    unsigned gpr = G_SQ_CF_ALLOC_EXPORT_WORD0_RAT__RW_GPR(w0), idx = G_SQ_CF_ALLOC_EXPORT_WORD0_RAT__INDEX_GPR(w0);
+    if (!m->env->rat)
+        return fault(m, "a RAT store (MEM_RAT) where the stage has no random-access targets");
+    if (G_SQ_CF_ALLOC_EXPORT_WORD0_RAT__RAT_INDEX_MODE(w0) || G_SQ_CF_ALLOC_EXPORT_WORD0_RAT__RW_REL(w0) ||
+        G_SQ_CF_ALLOC_EXPORT_WORD1_BUF__BURST_COUNT(w1) || (type != 1 && type != 3) || gpr >= NGPR || idx >= NGPR)
+        return fault(m, "unsupported RAT store form (index mode %u, relative %u, burst %u, type %u, R%u, index R%u)",
+                     G_SQ_CF_ALLOC_EXPORT_WORD0_RAT__RAT_INDEX_MODE(w0), G_SQ_CF_ALLOC_EXPORT_WORD0_RAT__RW_REL(w0),
+                     G_SQ_CF_ALLOC_EXPORT_WORD1_BUF__BURST_COUNT(w1) + 1, type, gpr, idx);
+    char msg[120] = "";
+    const struct lane *L = &m->ln[m->cl];
+    if (m->env->rat(m->env->ctx, G_SQ_CF_ALLOC_EXPORT_WORD0_RAT__RAT_ID(w0), inst, L->gpr[idx].u, L->gpr[gpr].u,
+                    G_SQ_CF_ALLOC_EXPORT_WORD1_BUF__COMP_MASK(w1), msg, sizeof msg))
+        return fault(m, "RAT %u: %s", G_SQ_CF_ALLOC_EXPORT_WORD0_RAT__RAT_ID(w0), msg);
+    return 0;
+}
+
 /* An export (or a scratch or stream-out write) for each active lane. */
 static int cf_export(void *ctx, struct eg_cf *c, uint32_t w0, uint32_t w1)
 {
@@ -729,6 +756,12 @@ static int cf_export(void *ctx, struct eg_cf *c, uint32_t w0, uint32_t w1)
     if (ring >= 0) {
         for (m->cl = 0; m->cl < m->nl; m->cl++)
             if ((c->active >> m->cl & 1u) && ring_write(m, (unsigned)ring, w0, w1))
+                return -1;
+        return 0;
+    }
+    if (inst == V_SQ_CF_INST__MEM_RAT || inst == V_SQ_CF_INST__MEM_RAT_CACHELESS) {
+        for (m->cl = 0; m->cl < m->nl; m->cl++)
+            if ((c->active >> m->cl & 1u) && rat_write(m, w0, w1))
                 return -1;
         return 0;
     }
