@@ -1657,8 +1657,8 @@ static void faults_reach_the_draw(void **state)
     uint32_t f;
     assert_int_equal(tex_unit_fmask(e.unit, 0, 0, 0, 0, &f, msg, sizeof msg), -1);
     /* resources of stages the unit does not decode */
-    assert_int_equal(tex_unit_texel(e.unit, V_SQ_FETCH_RESOURCE_BASE__CS, 0, 0, 0, 0, &out, msg, sizeof msg), -1);
-    assert_non_null(strstr(msg, "only the pixel, vertex, geometry, hull and local shaders' resources"));
+    assert_int_equal(tex_unit_texel(e.unit, V_SQ_FETCH_RESOURCE_BASE__FS, 0, 0, 0, 0, &out, msg, sizeof msg), -1);
+    assert_non_null(strstr(msg, "only the pixel, vertex, geometry, hull, local and compute shaders' resources"));
     /* an empty slot */
     assert_int_equal(tex_unit_texel(e.unit, 1, 0, 0, 0, 0, &out, msg, sizeof msg), -1);
     assert_non_null(strstr(msg, "texture resource 1: not a valid texture"));

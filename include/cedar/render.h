@@ -108,6 +108,16 @@ struct vc_tess_sink {
     int (*tf_write)(void *ctx, uint32_t addr, uint32_t value, char *msg, size_t msglen);
 };
 
+/* A compute thread group as its waves see it (src/render/compute.c): the
+ * group's local data share, and the barrier its waves meet at (NULL: the
+ * group is one wave, whose lanes run in lockstep). */
+struct vc_cs_group {
+    uint8_t *lds;
+    uint32_t lds_bytes;
+    int (*barrier)(void *barrier_ctx, char *msg, size_t msglen);
+    void *barrier_ctx;
+};
+
 struct vc_shader_ops {
     void *ctx;
     /* Optional: called once per draw before any vertex, to read the programs
@@ -160,6 +170,17 @@ struct vc_shader_ops {
               const struct vc_tess_sink *sink, struct vc_vertex_out *out, struct vc_draw_err *err);
     int (*ds_es)(void *ctx, const struct vc_regs *regs, const struct vc_mem *mem, const uint32_t r0[4],
                  const struct vc_tess_sink *sink, const struct vc_ring_sink *ring, struct vc_draw_err *err);
+    /* The compute stage (src/render/compute.c), optional (NULL: a dispatch
+     * stops with an error): cs_begin once per dispatch, to read the program
+     * at SQ_PGM_START_LS and check it; cs runs one wave of a thread group,
+     * n threads in lockstep, thread i starting with R0 = r0[i] and R1 = r1
+     * (as SPI_COMPUTE_INPUT_CNTL places the local and group ids), in the
+     * group g (its LDS, and where a GROUP_BARRIER waits for its other
+     * waves).  Waves of one group may call cs from different threads, one
+     * at a time. */
+    int (*cs_begin)(void *ctx, const struct vc_regs *regs, const struct vc_mem *mem, struct vc_draw_err *err);
+    int (*cs)(void *ctx, const uint32_t (*r0)[4], unsigned n, const uint32_t r1[4], const struct vc_cs_group *g,
+              struct vc_draw_err *err);
 };
 
 /* ---- the renderer ---------------------------------------------------------- */
@@ -181,6 +202,13 @@ void vc_render_set_shaders(struct vc_render *r, const struct vc_shader_ops *ops)
  * the hardware would have), never memory outside the surfaces it targets. */
 int vc_render_draw(struct vc_render *r, const struct vc_regs *regs, const struct vc_mem *mem,
                    const struct vc_draw *draw, struct vc_draw_err *err);
+
+/* Execute one compute dispatch (PKT3 DISPATCH_DIRECT) of dim[0] x dim[1] x
+ * dim[2] thread groups with the state in regs (src/render/compute.c says
+ * what is modelled).  Returns 0, or -1 with a one-line reason in err; the
+ * groups before a failing one have run. */
+int vc_render_dispatch(struct vc_render *r, const struct vc_regs *regs, const struct vc_mem *mem,
+                       const uint32_t dim[3], struct vc_draw_err *err);
 
 /* Transform feedback (stream-out) of a draw, before vc_render_draw draws it:
  * when VGT_STRMOUT_CONFIG enables stream 0 and VGT_STRMOUT_BUFFER_CONFIG
@@ -224,6 +252,8 @@ struct vc_render_stats {
                                 * triangles of the polygon when clipped */
     uint64_t gs_invocations;   /* GS runs: one per input primitive */
     uint64_t gs_primitives;    /* primitives the GS's emitted strips make */
+    uint64_t cs_invocations;   /* compute threads run: every thread of each group run */
+    uint64_t dispatches;       /* vc_render_dispatch calls */
     /* samples that passed the depth and stencil tests while DB_COUNT_CONTROL
      * counted them: the DB's counter, which ZPASS_DONE writes */
     uint64_t zpass_samples;

@@ -38,7 +38,7 @@
  * "sample partition", which reads it). */
 #define FACE_MASK_CHAN 2
 
-enum stage { STAGE_FS, STAGE_VS, STAGE_PS, STAGE_ES, STAGE_GS, STAGE_LS, STAGE_HS, STAGE_COUNT };
+enum stage { STAGE_FS, STAGE_VS, STAGE_PS, STAGE_ES, STAGE_GS, STAGE_LS, STAGE_HS, STAGE_CS, STAGE_COUNT };
 
 /* One thread's pixel stage for many pixels: the PS decoded for batches,
  * else the PS for waves of pixels or quads with their start values
@@ -49,15 +49,17 @@ struct shade_lanes {
     union eg_vec4 *gpr;
     struct eg_ps_param *param;  /* waves of several primitives: each one's parameters (made at the first) */
 };
-static const char *const stage_name[STAGE_COUNT] = {"FS", "VS", "PS", "ES", "GS", "LS", "HS"};
+static const char *const stage_name[STAGE_COUNT] = {"FS", "VS", "PS", "ES", "GS", "LS", "HS", "CS"};
 
 struct shade {
     const struct vc_regs *regs;
     const struct vc_mem *mem;
     struct eg_program prog[STAGE_COUNT];
     bool have_fs;
-    struct eg_shader_env env[7];       /* VS (with its fetch shader), PS, ES (the VS's, with rings), GS,
-                                          LS (the VS's, with the LDS), HS, DS (the VS's, with the LDS) */
+    struct eg_shader_env env[8];       /* VS (with its fetch shader), PS, ES (the VS's, with rings), GS,
+                                          LS (the VS's, with the LDS), HS, DS (the VS's, with the LDS),
+                                          CS (compute.c: the LS's constants, its own resources) */
+    bool cs;                           /* cs_begin mapped the compute program */
     bool tess;                         /* the tessellation path: LS and HS mapped (tess.c) */
     bool gs;                           /* the geometry path: ES and GS mapped (gs.c) */
     const struct vc_ring_sink *sink;   /* where the running ES / GS writes its rings */
@@ -73,6 +75,9 @@ struct shade {
     struct shade_lanes lanes;          /* the draw's pixel stage on the calling thread */
     bool quads;                        /* the PS reads its quad's neighbours: run in 2x2 quads */
     const struct cedar_tiling *tiling; /* the GPU's, for texture layouts */
+    struct vc_render *r;               /* the renderer (image RATs are colour targets: cb.c) */
+    struct cb_target *rat_img[V_CB_TARGETS__COUNT]; /* a dispatch's image RATs, set up at their first store */
+    bool rat_img_ok[V_CB_TARGETS__COUNT];
     struct tex_unit *tex;              /* the texture unit (texture.c) */
 };
 
@@ -87,7 +92,7 @@ static int map_program(struct shade *s, enum stage st, uint32_t start_reg, struc
     uint64_t addr = (uint64_t)vc_reg(s->regs, start_reg) << 8;
     const uint32_t *p = vc_mem_ptr(s->mem, addr, 8);
     if (!p)
-        return rs_fail(err, "render: SQ_PGM_START_%s = 0x%llx is not inside a GPU buffer", stage_name[st],
+        return rs_fail(err, "render: %s = 0x%llx is not inside a GPU buffer", eg_reg_find(start_reg)->name,
                        (unsigned long long)addr);
     uint64_t ok = 8, bad = MAX_PROGRAM_BYTES + 8;
     if (vc_mem_ptr(s->mem, addr, MAX_PROGRAM_BYTES))
@@ -211,6 +216,16 @@ static int bool_const_vs(void *ctx, unsigned index, bool *out, char *msg, size_t
 static int bool_const_ps(void *ctx, unsigned index, bool *out, char *msg, size_t msglen)
 {
     return bool_const(ctx, V_SQ_CONST_STAGE__PS, index, out, msg, msglen);
+}
+
+static int loop_const_cs(void *ctx, unsigned index, uint32_t *out, char *msg, size_t msglen)
+{
+    return loop_const(ctx, V_SQ_CONST_STAGE__CS, index, out, msg, msglen);
+}
+
+static int bool_const_cs(void *ctx, unsigned index, bool *out, char *msg, size_t msglen)
+{
+    return bool_const(ctx, V_SQ_CONST_STAGE__CS, index, out, msg, msglen);
 }
 
 static int loop_const_gs(void *ctx, unsigned index, uint32_t *out, char *msg, size_t msglen)
@@ -348,6 +363,7 @@ static int check_vtx(const struct shade *s, enum stage st, size_t pc, size_t at,
                      : st == STAGE_GS ? V_SQ_FETCH_RESOURCE_BASE__GS
                      : st == STAGE_LS ? V_SQ_FETCH_RESOURCE_BASE__LS
                      : st == STAGE_HS ? V_SQ_FETCH_RESOURCE_BASE__HS
+                     : st == STAGE_CS ? V_SQ_FETCH_RESOURCE_BASE__CS
                                       : V_SQ_FETCH_RESOURCE_BASE__VS) +
                     G_SQ_VTX_WORD0__BUFFER_ID(w[0]);
     if (G_SQ_VTX_WORD1_GPR__USE_CONST_FIELDS(w[1]) && slot < V_SQ_FETCH_RESOURCE_BASE__COUNT) {
@@ -497,6 +513,27 @@ static void spi_load_gprs(const struct shade *s, const struct vc_prim_inputs *pr
 
 /* ---- the stages ------------------------------------------------------------------- */
 
+/* A stage's view with the fetch resources, the texture unit and the given
+ * constants; the rest (rings, LDS, RATs ...) cleared. */
+static void env_init(struct eg_shader_env *e, struct shade *s, const struct vc_mem *mem,
+                     int (*constant_fn)(void *, unsigned, unsigned, uint32_t *, char *, size_t),
+                     int (*loop_fn)(void *, unsigned, uint32_t *, char *, size_t),
+                     int (*bool_fn)(void *, unsigned, bool *, char *, size_t))
+{
+    memset(e, 0, sizeof *e);
+    e->ctx = s;
+    e->mem = mem;
+    e->vtx_resource = vtx_resource;
+    e->constant = constant_fn;
+    e->tex_resource = tex_resource;
+    e->tex_sampler = tex_sampler;
+    e->texel = tex_texel;
+    e->texel_level = tex_texel_level;
+    e->tex_fmask = tex_fmask;
+    e->loop_const = loop_fn;
+    e->bool_const = bool_fn;
+}
+
 static int begin(void *ctx, const struct vc_regs *regs, const struct vc_mem *mem, bool pixels,
                  struct vc_draw_err *err)
 {
@@ -528,18 +565,7 @@ static int begin(void *ctx, const struct vc_regs *regs, const struct vc_mem *mem
     tex_unit_begin(s->tex, regs, mem, s->tiling);
 
     struct eg_shader_env *vs = &s->env[0], *ps = &s->env[1];
-    memset(vs, 0, sizeof *vs);
-    vs->ctx = s;
-    vs->mem = mem;
-    vs->vtx_resource = vtx_resource;
-    vs->constant = constant_vs;
-    vs->tex_resource = tex_resource;
-    vs->tex_sampler = tex_sampler;
-    vs->texel = tex_texel;
-    vs->texel_level = tex_texel_level;
-    vs->tex_fmask = tex_fmask;
-    vs->loop_const = loop_const_vs;
-    vs->bool_const = bool_const_vs;
+    env_init(vs, s, mem, constant_vs, loop_const_vs, bool_const_vs);
     /* Semantic table: an entry is in use when it holds an id other than 0
      * and 0xFF (SQ_VTX_SEMANTIC_CLEAR / an unwritten register). */
     for (unsigned i = 0; i < 32; i++) {
@@ -567,18 +593,7 @@ static int begin(void *ctx, const struct vc_regs *regs, const struct vc_mem *mem
     s->env[5] = s->env[4];
     s->env[5].constant = constant_hs;
     s->env[6] = *vs;
-    memset(ps, 0, sizeof *ps);
-    ps->ctx = s;
-    ps->mem = mem;
-    ps->vtx_resource = vtx_resource;
-    ps->constant = constant_ps;
-    ps->tex_resource = tex_resource;
-    ps->tex_sampler = tex_sampler;
-    ps->texel = tex_texel;
-    ps->texel_level = tex_texel_level;
-    ps->tex_fmask = tex_fmask;
-    ps->loop_const = loop_const_ps;
-    ps->bool_const = bool_const_ps;
+    env_init(ps, s, mem, constant_ps, loop_const_ps, bool_const_ps);
     spi_gpr_layout(s, regs);
     eg_ps_batch_free(s->lanes.batch);
     eg_wave_free(s->lanes.wave);
@@ -754,6 +769,137 @@ static int ds_es(void *ctx, const struct vc_regs *regs, const struct vc_mem *mem
     int rc = run_tess_stage(s, STAGE_ES, 2, NULL, &st, NULL, 0, sink, &o, err);
     s->sink = NULL;
     return rc;
+}
+
+/* A compute shader's RAT store (MEM_RAT / MEM_RAT_CACHELESS): the target
+ * is CB_COLOR<rat>, bound as Mesa binds a shader storage buffer
+ * (evergreen_init_color_surface_rat / evergreen_set_color_surface_buffer:
+ * CB_COLOR_INFO.RAT, RESOURCE_TYPE BUFFER, linear, the element at
+ * CB_COLOR_BASE + index.x x its bytes; sfn_instr_mem.cpp emit_ssbo_store:
+ * STORE_TYPED, one dword at a time).  Modelled: STORE_TYPED to a buffer of
+ * 32-bit channels (COLOR_32, _32_32, _32_32_32_32, integer or float), whose
+ * elements take the data's bits unchanged, the channels COMP_MASK selects.
+ * Anything else stops the dispatch with its name. */
+/* A STORE_TYPED to a 1D or 2D image RAT (an image2D Mesa binds as a colour
+ * target with CB_COLOR_INFO.RAT, evergreen_set_color_surface_common): the
+ * texel (index x, y) of CB_COLOR<rat>'s surface, laid out and packed as the
+ * colour block writes it (cb.c: the tiling, the format, the number type;
+ * the data's bits as a pixel shader's export of them), without blending
+ * or logic op, the channels of COMP_MASK; a texel past CB_COLOR_DIM is
+ * dropped (GL: a store outside the image has no effect). */
+static int cs_rat_image(struct shade *s, unsigned rat, const uint32_t idx[4], const uint32_t data[4],
+                        unsigned comp_mask, char *msg, size_t msglen)
+{
+    if (!s->rat_img_ok[rat]) {
+        if (!s->rat_img[rat] && !(s->rat_img[rat] = malloc(sizeof *s->rat_img[rat])))
+            return rs_msg_fail(msg, msglen, "out of memory");
+        struct vc_draw_err e = {{0}};
+        int rc = cb_target_init(s->r, s->rat_img[rat], rat, 1, s->regs, s->mem, &e);
+        if (rc)
+            return rs_msg_fail(msg, msglen, "%s", rc > 0 ? "a RAT of format COLOR_INVALID" : e.msg);
+        s->rat_img[rat]->blend = 0;
+        s->rat_img[rat]->rop3 = V_CB_ROP3__COPY;
+        s->rat_img_ok[rat] = true;
+    }
+    struct cb_target *t = s->rat_img[rat];
+    uint32_t dim = vc_reg(s->regs, REG_CB_COLOR_DIM(rat));
+    uint32_t w = G_CB_COLOR_DIM__WIDTH_MAX(dim) + 1, h = G_CB_COLOR_DIM__HEIGHT_MAX(dim) + 1;
+    if (idx[0] >= w || idx[0] >= t->width || idx[1] >= h || idx[1] >= t->height)
+        return 0;
+    float rgba[4];
+    memcpy(rgba, data, sizeof rgba);
+    t->write_mask = comp_mask & 0xFu;
+    cb_write(t, (const float[4]){0, 0, 0, 0}, idx[0], idx[1], 1u, rgba);
+    return 0;
+}
+
+static int cs_rat(void *ctx, unsigned rat, unsigned inst, const uint32_t idx[4], const uint32_t data[4],
+                  unsigned comp_mask, char *msg, size_t msglen)
+{
+    const struct shade *s = ctx;
+    if (inst != V_SQ_RAT_INST__STORE_TYPED)
+        return rs_msg_fail(msg, msglen, "RAT operation %s (%u) is not modelled (only STORE_TYPED)",
+                           enum_name("SQ_RAT_INST", inst), inst);
+    if (rat >= V_CB_TARGETS__COUNT)
+        return rs_msg_fail(msg, msglen, "no colour buffer %u to be a RAT", rat);
+    uint32_t info = vc_reg(s->regs, REG_CB_COLOR_INFO(rat));
+    if (!G_CB_COLOR_INFO__RAT(info))
+        return rs_msg_fail(msg, msglen, "CB_COLOR%u_INFO.RAT is clear", rat);
+    unsigned mode = G_CB_COLOR_INFO__ARRAY_MODE(info), type = G_CB_COLOR_INFO__RESOURCE_TYPE(info);
+    if (type == V_CB_RESOURCE_TYPE__TEXTURE1D || type == V_CB_RESOURCE_TYPE__TEXTURE2D)
+        return cs_rat_image(ctx, rat, idx, data, comp_mask, msg, msglen);
+    if (type != V_CB_RESOURCE_TYPE__BUFFER ||
+        (mode != V_ARRAY_MODE__ARRAY_LINEAR_GENERAL && mode != V_ARRAY_MODE__ARRAY_LINEAR_ALIGNED))
+        return rs_msg_fail(msg, msglen, "a RAT of resource type %s, %s, is not modelled (buffers, 1D and 2D images)",
+                           enum_name("CB_RESOURCE_TYPE", type), enum_name("ARRAY_MODE", mode));
+    unsigned fmt = G_CB_COLOR_INFO__FORMAT(info), chans;
+    switch (fmt) {
+    case V_CB_FORMAT__COLOR_32: case V_CB_FORMAT__COLOR_32_FLOAT: chans = 1; break;
+    case V_CB_FORMAT__COLOR_32_32: case V_CB_FORMAT__COLOR_32_32_FLOAT: chans = 2; break;
+    case V_CB_FORMAT__COLOR_32_32_32_32: case V_CB_FORMAT__COLOR_32_32_32_32_FLOAT: chans = 4; break;
+    default:
+        return rs_msg_fail(msg, msglen, "a RAT of format %s is not modelled (only 32-bit channels)",
+                           enum_name("CB_FORMAT", fmt));
+    }
+    uint64_t addr = ((uint64_t)vc_reg(s->regs, REG_CB_COLOR_BASE(rat)) << 8) + (uint64_t)idx[0] * 4 * chans;
+    uint8_t *p = vc_mem_ptr(s->mem, addr, 4 * chans);
+    if (!p)
+        return rs_msg_fail(msg, msglen, "element %u at 0x%llx is not inside a GPU buffer", idx[0],
+                           (unsigned long long)addr);
+    for (unsigned c = 0; c < chans; c++)
+        if (comp_mask >> c & 1u)
+            memcpy(p + 4 * c, &data[c], 4);
+    return 0;
+}
+
+/* The compute stage (compute.c): the program at SQ_PGM_START_LS (Mesa
+ * evergreen_emit_cs_shader), its fetch resources and samplers from the CS
+ * bases, the constant buffers at SQ_ALU_CONST_CACHE_LS_* (Mesa
+ * evergreen_emit_cs_constant_buffers), the CS's loop and boolean constants. */
+static int cs_begin(void *ctx, const struct vc_regs *regs, const struct vc_mem *mem, struct vc_draw_err *err)
+{
+    struct shade *s = ctx;
+    s->regs = regs;
+    s->mem = mem;
+    s->cs = false;
+    memset(s->rat_img_ok, 0, sizeof s->rat_img_ok);
+    memset(&s->prog[STAGE_CS], 0, sizeof s->prog[STAGE_CS]);
+    if (map_program(s, STAGE_CS, REG_SQ_PGM_START_LS, err) || check_vertex_formats(s, STAGE_CS, err))
+        return -1;
+    tex_unit_begin(s->tex, regs, mem, s->tiling);
+    struct eg_shader_env *env = &s->env[7];
+    env_init(env, s, mem, constant_ls, loop_const_cs, bool_const_cs);
+    env->rat = cs_rat;
+    s->cs = true;
+    return 0;
+}
+
+static int cs(void *ctx, const uint32_t (*r0)[4], unsigned n, const uint32_t r1[4], const struct vc_cs_group *g,
+              struct vc_draw_err *err)
+{
+    const struct shade *s = ctx;
+    if (!s->cs)
+        return rs_fail(err, "render: the CS ran outside a dispatch");
+    if (n == 0 || n > EG_STAGE_MAX_LANES)
+        return rs_fail(err, "render: a compute wave of %u threads (1..%d)", n, EG_STAGE_MAX_LANES);
+    struct eg_stage_start st = {V_SQ_FETCH_RESOURCE_BASE__CS, V_SQ_SAMPLER_BASE__CS, {.u = {0}}, {.u = {0}}};
+    memcpy(st.r1.u, r1, sizeof st.r1.u);
+    union eg_vec4 lanes[EG_STAGE_MAX_LANES];
+    for (unsigned i = 0; i < n; i++)
+        memcpy(lanes[i].u, r0[i], sizeof lanes[i].u);
+    /* the wave's own view: waves of a group run on threads of their own */
+    struct eg_shader_env env = s->env[7];
+    env.lds = g->lds;
+    env.lds_bytes = g->lds_bytes;
+    env.barrier = g->barrier;
+    env.barrier_ctx = g->barrier_ctx;
+    struct eg_vs_output o;
+    struct eg_shader_err e;
+    if (eg_run_stage_lanes(&s->prog[STAGE_CS], &env, &st, lanes, n, &o, &e))
+        return rs_fail(err, "render: %s", e.msg);
+    if (o.pos_mask || o.param_mask)
+        return rs_fail(err, "render: shader CS exported a position or parameter");
+    return 0;
 }
 
 /* The renderer's view of one lane's exports. */
@@ -1066,6 +1212,7 @@ int render_default_shaders(struct vc_render *r, struct vc_shader_ops *ops)
             return -1;
         }
         s->tiling = &r->tiling;
+        s->r = r;
         s->lanes.gpr = calloc((size_t)EG_WAVE_MAX * PS_MAX_GPRS, sizeof *s->lanes.gpr); /* NULL: no waves */
         r->shade = s;
     }
@@ -1079,6 +1226,8 @@ int render_default_shaders(struct vc_render *r, struct vc_shader_ops *ops)
     ops->hs = hs;
     ops->ds = ds;
     ops->ds_es = ds_es;
+    ops->cs_begin = cs_begin;
+    ops->cs = cs;
     ops->pixel = pixel;
     ops->stream_vertex = stream_vertex;
     return 0;
@@ -1092,6 +1241,8 @@ void render_shade_free(struct vc_render *r)
         eg_wave_free(s->lanes.wave);
         free(s->lanes.gpr);
         free(s->lanes.param);
+        for (unsigned i = 0; i < V_CB_TARGETS__COUNT; i++)
+            free(s->rat_img[i]);
         tex_unit_free(s->tex);
     }
     free(r->shade);

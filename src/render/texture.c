@@ -65,9 +65,9 @@
 #include "render_priv.h"
 #include "texture.h"
 
-/* The pixel, vertex, geometry, hull and local shaders' resources: PS from
- * 0, VS from 176, GS from 336, HS from 496, LS from 656. */
-#define TEX_SLOTS V_SQ_FETCH_RESOURCE_BASE__CS
+/* The pixel, vertex, geometry, hull, local and compute shaders' resources:
+ * PS from 0, VS from 176, GS from 336, HS from 496, LS from 656, CS from 816. */
+#define TEX_SLOTS V_SQ_FETCH_RESOURCE_BASE__FS
 
 /* A draw decodes a slot when a shader first fetches from it: most of the
  * 176 hold no texture or one no shader of the draw reads. */
@@ -581,7 +581,7 @@ static const struct tex_view *unit_view(struct tex_unit *u, unsigned slot, char 
 {
     if (slot >= TEX_SLOTS) {
         rs_msg_fail(msg, msglen,
-                    "texture resource %u: only the pixel, vertex, geometry, hull and local shaders' resources (0..%u) are modelled", slot,
+                    "texture resource %u: only the pixel, vertex, geometry, hull, local and compute shaders' resources (0..%u) are modelled", slot,
                     TEX_SLOTS - 1);
         return NULL;
     }
