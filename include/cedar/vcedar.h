@@ -212,6 +212,7 @@ int vcedar_zero_pages(struct vcedar *vc, const void *ptr, size_t len, uint8_t *z
 struct vcedar_stats {
     uint64_t cs_submitted, cs_rejected;
     uint64_t packets, draws, cp_dma_bytes, dma_bytes;
+    uint64_t dispatches;       /* DISPATCH_DIRECT packets run */
     uint64_t fences;           /* EVENT_WRITE_EOP / _EOS / MEM_WRITE / DMA fence writes done */
     uint64_t exec_errors;      /* execution faults (see vcedar_exec_error) */
     uint64_t clock;            /* the virtual GPU clock (27 MHz ticks, as RADEON_INFO_TIMESTAMP) */

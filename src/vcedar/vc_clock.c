@@ -28,7 +28,9 @@
  *                clock of resolve / eliminate / decompress draws,
  *       memory   4 bytes per sample written, and for a resolve 4 bytes per
  *                source sample read and 4 written per pixel, at the
- *                bandwidth (colour is 32-bit; compression ignored). */
+ *                bandwidth (colour is 32-bit; compression ignored);
+ *   - a compute dispatch costs the draw's fixed 500 clocks plus 1 clock per
+ *     compute-shader invocation (as the vertex stage; assumed). */
 #include "vc_internal.h"
 
 #define XCLK_HZ 27000000.0          /* the timestamp counter */
@@ -38,6 +40,7 @@
 #define DRAW_FIXED_CLOCKS 500.0
 #define PRIMS_PER_CLOCK 1.0
 #define VERTICES_PER_CLOCK 1.0
+#define CS_INVOCATIONS_PER_CLOCK 1.0
 #define PIXELS_PER_CLOCK 4.0        /* pixel-shader invocations */
 #define ROP_SAMPLES_PER_CLOCK 4.0
 #define ROP_OP_PIXELS_PER_CLOCK 4.0
@@ -81,4 +84,9 @@ void vc_clock_draw(struct vcedar *vc, const struct vc_render_stats *before, cons
         t = maxd(t, bytes / BYTES_PER_CLOCK);
     }
     advance(vc, DRAW_FIXED_CLOCKS + t);
+}
+
+void vc_clock_dispatch(struct vcedar *vc, uint64_t invocations)
+{
+    advance(vc, DRAW_FIXED_CLOCKS + (double)invocations / CS_INVOCATIONS_PER_CLOCK);
 }

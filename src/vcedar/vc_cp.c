@@ -8,6 +8,7 @@
  * The virtual GPU clock (RADEON_INFO_TIMESTAMP, EOP DATA_SEL_COUNTER64)
  * advances by vc_clock.c's cost model of the work done. */
 #include <stdarg.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cedar/pm4.h"
@@ -111,9 +112,29 @@ static void clear_semantics(struct vcedar *vc, uint32_t mask)
             set_reg(vc, REG_SQ_VTX_SEMANTIC(i), 0xFF);
 }
 
+/* Context registers written in compute mode (the type-3 header's
+ * SHADER_TYPE bit) are the compute pipeline's, not the draws': Mesa's r600
+ * writes every context register a dispatch needs with that bit ("the
+ * SET_CONTEXT_REG packet requires that the shader type bit be set",
+ * evergreen_init_atom_start_compute_cs), and re-emits its compute images'
+ * RAT colour-buffer state in compute mode into graphics command streams,
+ * between a blit's CB_COLOR0 and its draw, which the draw must not see. */
+static bool compute_context(const struct eg_pm4_packet *p, uint32_t offset)
+{
+    return p->type == V_PM4_TYPE__TYPE3 && p->shader_type && p->opcode == PKT3_SET_CONTEXT_REG &&
+           offset >= SPACE_CONTEXT_START && offset < SPACE_CONTEXT_END;
+}
+
 static int on_reg(void *ctx, const struct eg_pm4_packet *p, const struct eg_pm4_reg_write *w)
 {
     struct cp_run *run = ctx;
+    if (compute_context(p, w->offset)) {
+        run->vc->cp.context_cs[(w->offset - SPACE_CONTEXT_START) / 4] = w->value;
+        vc_poison_wrote(run->vc, w->offset);
+        if (run->vc->trace)
+            vc_trace_reg(run->vc->trace, p, w);
+        return 0;
+    }
     uint32_t *slot = reg_slot(&run->vc->cp.regs, p->type == 0 ? 0 : p->opcode, w->offset);
     if (slot)
         *slot = w->value;
@@ -430,6 +451,41 @@ static void draw(struct cp_run *run, const struct eg_pm4_packet *p)
     vc_clock_draw(vc, vc->render ? &before : NULL, vc->render ? &after : NULL, samples);
 }
 
+/* DISPATCH_DIRECT: the compute stage (src/render/compute.c), which sees
+ * the registers with the compute context registers (on_reg) in place of the
+ * draws'.  The packet writes VGT_DISPATCH_INITIATOR (a compute context
+ * register here), as a draw packet writes VGT_DRAW_INITIATOR.  With a draw
+ * function of the caller's instead of the renderer, a dispatch is counted
+ * and runs nothing. */
+static void dispatch(struct cp_run *run, const struct eg_pm4_packet *p)
+{
+    struct vcedar *vc = run->vc;
+    const uint32_t *d = p->payload;
+    const uint32_t dim[3] = {d[0], d[1], d[2]};
+    vc->cp.context_cs[(REG_VGT_DISPATCH_INITIATOR - SPACE_CONTEXT_START) / 4] = d[3];
+    vc->stats.dispatches++;
+    if (vc->opts.draw || !vc->render) {
+        vc_clock_dispatch(vc, 0);
+        return;
+    }
+    struct vc_regs *regs = malloc(sizeof *regs);
+    if (!regs) {
+        fault(run, (uint32_t)p->offset, "DISPATCH_DIRECT", "dispatch: out of memory");
+        return;
+    }
+    *regs = vc->cp.regs;
+    memcpy(regs->context, vc->cp.context_cs, sizeof regs->context);
+    struct vc_mem m = vc_mem_view(vc);
+    struct vc_draw_err e = { { 0 } };
+    struct vc_render_stats before, after;
+    vc_render_get_stats(vc->render, &before);
+    if (vc_render_dispatch(vc->render, regs, &m, dim, &e))
+        fault(run, (uint32_t)p->offset, "DISPATCH_DIRECT", "dispatch: %s", e.msg);
+    free(regs);
+    vc_render_get_stats(vc->render, &after);
+    vc_clock_dispatch(vc, after.cs_invocations - before.cs_invocations);
+}
+
 /* ---- the packet loop --------------------------------------------------------------- */
 
 static int on_packet(void *ctx, const struct eg_pm4_packet *p)
@@ -463,6 +519,7 @@ static int on_packet(void *ctx, const struct eg_pm4_packet *p)
         /* The hardware reloads the context registers from the clear-state
          * buffer the kernel set up; the model starts them from zero. */
         memset(cp->regs.context, 0, sizeof(cp->regs.context));
+        memset(cp->context_cs, 0, sizeof(cp->context_cs));
         vc_poison_clear_state(vc);
         break;
     case PKT3_NUM_INSTANCES:
@@ -552,6 +609,9 @@ static int on_packet(void *ctx, const struct eg_pm4_packet *p)
     case PKT3_DRAW_INDIRECT:
     case PKT3_DRAW_INDEX_INDIRECT:
         draw(run, p);
+        break;
+    case PKT3_DISPATCH_DIRECT:
+        dispatch(run, p);
         break;
     default:
         if (vc->trace && !p->space)

@@ -102,6 +102,10 @@ struct vc_cp {
     uint32_t index_size;        /* INDEX_BUFFER_SIZE packet */
     uint32_t context_control[2];
     uint32_t so_offset[4];      /* the VGT's stream-out write offsets, dwords (STRMOUT_BUFFER_UPDATE) */
+    /* The context registers as compute sees them: SET_CONTEXT_REG with the
+     * header's SHADER_TYPE bit (compute) writes these, not regs.context,
+     * and a dispatch reads these (vc_cp.c says why). */
+    uint32_t context_cs[VC_CONTEXT_DWORDS];
     struct vc_poison poison;
 };
 
@@ -219,6 +223,8 @@ void vc_clock_bytes(struct vcedar *vc, uint64_t bytes);
  * draw function of the caller's ran it), the MSAA sample count. */
 void vc_clock_draw(struct vcedar *vc, const struct vc_render_stats *before, const struct vc_render_stats *after,
                    unsigned samples);
+/* A compute dispatch that ran `invocations` threads. */
+void vc_clock_dispatch(struct vcedar *vc, uint64_t invocations);
 
 /* vc_pipestat.c: the counters EVENT_WRITE SAMPLE_PIPELINESTAT writes */
 #define VC_PIPESTAT_BYTES 88   /* eleven 64-bit counters */

@@ -8,9 +8,10 @@
  * The counters count what the renderer's model does since the device
  * started (cedar/render.h struct vc_render_stats says what each counts;
  * the vertex-reuse model is src/render/vgt_reuse.c; the GS counters are
- * src/render/gs.c's runs and the primitives of their strips).  The model
- * has no tessellation or compute stage: those counters stay 0.  With a
- * draw function of the caller's instead of the renderer, all are 0. */
+ * src/render/gs.c's runs and the primitives of their strips; CS
+ * invocations every thread of the compute waves src/render/compute.c ran).
+ * The HS and DS counters stay 0.  With a draw function of the caller's
+ * instead of the renderer, all are 0. */
 #include <string.h>
 
 #include "vc_internal.h"
@@ -31,6 +32,7 @@ void vc_sample_pipelinestat(const struct vcedar *vc, uint8_t out[VC_PIPESTAT_BYT
         c[GS_PRIM] = s.gs_primitives;
         c[IA_PRIM] = s.ia_primitives;
         c[IA_VERT] = s.ia_vertices;
+        c[CS_INV] = s.cs_invocations;
     }
     memcpy(out, c, sizeof c);   /* little-endian host, like the GPU */
 }
