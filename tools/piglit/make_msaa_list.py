@@ -1,9 +1,9 @@
 #!/usr/bin/env python3
-"""Write tests/piglit/msaa.list (or queries.list): every test of an installed
+"""Write tests/piglit/msaa.list (or queries.list, compute.list): every test of an installed
 piglit's `quick` profile whose name starts with one of the list's prefixes
 (issue 12), sorted, under a header saying how the list was made.
 
-    tools/piglit/make_msaa_list.py [--list msaa|queries] [--piglit-dir DIR] [--profile quick] [--out FILE]
+    tools/piglit/make_msaa_list.py [--list msaa|queries|compute] [--piglit-dir DIR] [--profile quick] [--out FILE]
 
 The profile is read with piglit's own framework (piglit_map.load, cached in
 build/piglit/map-PROFILE.json), so the names are exactly the ones
@@ -27,6 +27,18 @@ LISTS = {
                  "spec@arb_pipeline_statistics_query@",
                  "spec@arb_timer_query@"),
                 "piglit's occlusion, pipeline-statistics and timer query tests"),
+    # The tests that run compute shaders on the device: the compile-only
+    # groups (compiler, linker, preprocessor) are left out (EXCLUDE).
+    "compute": (("spec@arb_compute_shader@",
+                 "spec@arb_compute_variable_group_size@"),
+                "piglit's compute-shader tests that dispatch"),
+}
+
+# Per list: name prefixes left out although a prefix above takes them.
+EXCLUDE = {
+    "compute": ("spec@arb_compute_shader@compiler@",
+                "spec@arb_compute_shader@linker@",
+                "spec@arb_compute_shader@preprocessor@"),
 }
 
 
@@ -47,7 +59,8 @@ def main():
     except piglit_map.MapError as e:
         print("make_msaa_list: %s" % e, file=sys.stderr)
         return 2
-    names = sorted(n for n in tests if n.startswith(prefixes))
+    excl = EXCLUDE.get(args.list, ())
+    names = sorted(n for n in tests if n.startswith(prefixes) and not (excl and n.startswith(excl)))
     if not names:
         print("make_msaa_list: no test of profile '%s' starts with %s" % (args.profile, ", ".join(prefixes)),
               file=sys.stderr)
@@ -60,6 +73,8 @@ def main():
         f.write("# '%s' profile (%s): every test whose name starts with\n" % (args.profile, args.piglit_dir))
         for p in prefixes:
             f.write("#   %-40s %4d tests\n" % (p, counts[p]))
+        if excl:
+            f.write("# but not those starting with %s (compile and link only).\n" % ", ".join(excl))
         f.write("# %d tests in all.  Regenerate rather than edit by hand.\n\n" % len(names))
         for n in names:
             f.write(n + "\n")
