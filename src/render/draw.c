@@ -1487,7 +1487,7 @@ int vc_render_draw(struct vc_render *r, const struct vc_regs *regs, const struct
         }
     }
     struct vgt_counts vc;
-    rc = tess_enabled(regs) ? tess_draw(r, regs, mem, draw, draw_prim, d, &vc, err)   /* with or without a GS */
+    rc = tess_enabled(regs) ? tess_draw(r, &ts, regs, mem, draw, draw_prim, d, &vc, err)   /* with or without a GS */
          : gs_enabled(regs)   ? gs_draw(r, regs, mem, draw, draw_prim, d, &vc, err)
                               : vgt_run(regs, mem, draw, on_prim, d, &vc, err);
     if (rc == 0 && d->npending)

@@ -172,8 +172,8 @@ static int on_patch(void *ctx, enum vgt_prim_kind kind, const uint32_t *idx, con
     return 0;
 }
 
-int tess_draw(struct vc_render *r, const struct vc_regs *regs, const struct vc_mem *mem, const struct vc_draw *draw,
-              gs_prim_fn fn, void *ctx, struct vgt_counts *counts, struct vc_draw_err *err)
+int tess_draw(struct vc_render *r, const struct tess_state *state, const struct vc_regs *regs, const struct vc_mem *mem,
+              const struct vc_draw *draw, gs_prim_fn fn, void *ctx, struct vgt_counts *counts, struct vc_draw_err *err)
 {
     memset(counts, 0, sizeof *counts);
     if (!r->shaders.ls || !r->shaders.hs || !r->shaders.ds)
@@ -185,8 +185,7 @@ int tess_draw(struct vc_render *r, const struct vc_regs *regs, const struct vc_m
     int rc = -1;
     if (!t)
         return rs_fail(err, "tessellation: out of memory");
-    if (tess_state_init(&t->t, regs, err))
-        goto out;
+    t->t = *state;
     t->lds = calloc(1, t->t.lds_bytes);
     if (!t->lds) {
         rs_fail(err, "tessellation: out of memory");

@@ -43,12 +43,13 @@ bool tess_enabled(const struct vc_regs *regs);
  * or -1 with err. */
 int tess_state_init(struct tess_state *t, const struct vc_regs *regs, struct vc_draw_err *err);
 
-/* Run the draw through the tessellation path: the VGT's patches (vgt_run)
+/* Run the draw through the tessellation path, with the state
+ * tess_state_init decoded from regs: the VGT's patches (vgt_run)
  * through the LS, the HS, the tessellator and the DS, the DS's points,
  * lines or triangles to fn (with a GS: through the GS, its strips to fn).  Counts into counts (vs_invocations: the
  * reuse model's count of the LS's vertices) and r->stats (vertices: LS and
  * DS runs).  0, or -1 with err. */
-int tess_draw(struct vc_render *r, const struct vc_regs *regs, const struct vc_mem *mem, const struct vc_draw *draw,
-              gs_prim_fn fn, void *ctx, struct vgt_counts *counts, struct vc_draw_err *err);
+int tess_draw(struct vc_render *r, const struct tess_state *state, const struct vc_regs *regs, const struct vc_mem *mem,
+              const struct vc_draw *draw, gs_prim_fn fn, void *ctx, struct vgt_counts *counts, struct vc_draw_err *err);
 
 #endif
