@@ -15,7 +15,7 @@
  * the real card by test_render_shaders):
  * - all levels 1: one triangle at the patch's corners, the plain frame but
  *   for colour rounding inside (its first vertex is another corner); 3 LS
- *   and 3 DS runs;
+ *   and 3 DS runs, the HS-invocations counter 1 (a patch), DS 3;
  * - all levels 2: six triangles over seven domain points (the corners, the
  *   edge midpoints, the centre), the same area: no pixel differs by more
  *   than rounding (a hole or an overlap would show the clear colour or a
@@ -304,6 +304,10 @@ static void level1_is_the_triangle(void **state)
     assert_true(d.max_inner <= 1);
     /* 3 LS + 3 DS runs, then the resolve rectangle's 3 vertices */
     assert_int_equal(st.vertices, 3 + 3 + 3);
+    /* the pipeline-statistics counters: one HS run for the one patch, a DS
+     * run per domain point */
+    assert_int_equal(st.hs_invocations, 1);
+    assert_int_equal(st.ds_invocations, 3);
 }
 
 static void level2_covers_the_same_area(void **state)
@@ -319,6 +323,8 @@ static void level2_covers_the_same_area(void **state)
     assert_true(d.max_inner <= 1);
     assert_true(d.max_edge <= 32);
     assert_int_equal(st.vertices, 3 + 7 + 3);
+    assert_int_equal(st.hs_invocations, 1);
+    assert_int_equal(st.ds_invocations, 7);
     assert_false(d.centre_is_clear);
 }
 
@@ -333,6 +339,7 @@ static void fractional_covers_the_same_area(void **state)
     assert_true(d.max_inner <= 1);
     assert_true(d.max_edge <= 32);
     assert_int_equal(st.vertices, 3 + 12 + 3);
+    assert_int_equal(st.ds_invocations, 12);
     assert_false(d.centre_is_clear);
 }
 
@@ -346,12 +353,14 @@ static void outer_zero_culls(void **state)
     assert_true(d.centre_is_clear);
     assert_true(d.pixels > 1000);
     assert_int_equal(st.vertices, 3 + 0 + 3);   /* the LS ran, no DS */
+    assert_int_equal(st.hs_invocations, 1);     /* the HS made the level 0 */
+    assert_int_equal(st.ds_invocations, 0);
 }
 
 /* Frames of the scene tessellated under o, with and without a pass-through
  * GS after the DS (the DS then the ES, writing the ESGS ring): the same
  * bytes, and one GS invocation per tessellated triangle. */
-static void through_gs(float level, unsigned triangles)
+static void through_gs(float level, unsigned triangles, unsigned points)
 {
     const struct tess_opts plain = { level, level, V_VGT_TF_PARAM_PARTITIONING__PART_INTEGER, V_SQ_LDS_OP__WRITE_REL,
                                      false, false };
@@ -372,6 +381,9 @@ static void through_gs(float level, unsigned triangles)
     vc_render_get_stats(b.r, &st);
     assert_int_equal(st.gs_invocations, triangles);
     assert_int_equal(st.gs_primitives, triangles);
+    /* the DS as the ES: once per domain point (the ESGS ring holds them all) */
+    assert_int_equal(st.hs_invocations, 1);
+    assert_int_equal(st.ds_invocations, points);
     uint8_t *fa = frame(&a), *fb = frame(&b);
     /* the triangle is there */
     assert_memory_not_equal(fa + ((size_t)360 * W + 640) * 4, a.clear_bgra, 4);
@@ -389,13 +401,13 @@ static void through_gs(float level, unsigned triangles)
 static void level1_through_a_gs(void **state)
 {
     (void)state;
-    through_gs(1.0f, 1);
+    through_gs(1.0f, 1, 3);
 }
 
 static void level2_through_a_gs(void **state)
 {
     (void)state;
-    through_gs(2.0f, 6);
+    through_gs(2.0f, 6, 7);
 }
 
 static void refused(const struct tess_opts *o, const char *want)

@@ -252,6 +252,8 @@ struct vc_render_stats {
                                 * triangles of the polygon when clipped */
     uint64_t gs_invocations;   /* GS runs: one per input primitive */
     uint64_t gs_primitives;    /* primitives the GS's emitted strips make */
+    uint64_t hs_invocations;   /* HS runs: one per patch (GL and D3D11 count patches) */
+    uint64_t ds_invocations;   /* DS runs: one per domain point of each patch */
     uint64_t cs_invocations;   /* compute threads run: every thread of each group run */
     uint64_t dispatches;       /* vc_render_dispatch calls */
     /* samples that passed the depth and stencil tests while DB_COUNT_CONTROL

@@ -88,7 +88,10 @@ static int ds_as_es(void *arg, uint32_t index, uint32_t instance, const struct v
     uint32_t r0[4] = {0, 0, 0, t->prim_id};
     memcpy(&r0[0], &t->mesh.uv[index][0], 4);
     memcpy(&r0[1], &t->mesh.uv[index][1], 4);
-    return t->r->shaders.ds_es(t->r->shaders.ctx, t->regs, t->mem, r0, t->sink, ring, err);
+    if (t->r->shaders.ds_es(t->r->shaders.ctx, t->regs, t->mem, r0, t->sink, ring, err))
+        return -1;
+    t->r->stats.ds_invocations++;
+    return 0;
 }
 
 /* The tessellated primitives of the current patch through the GS. */
@@ -138,6 +141,7 @@ static int on_patch(void *ctx, enum vgt_prim_kind kind, const uint32_t *idx, con
     }
     if (r->shaders.hs(r->shaders.ctx, t->regs, t->mem, (const uint32_t (*)[4])r0, t->t.ncp_out, &sink, t->err))
         return -1;
+    r->stats.hs_invocations++;
     char why[120];
     if (tess_generate(&t->mesh, t->t.domain, t->t.spacing, t->t.output, t->tf, t->t.max_level, why, sizeof why))
         return rs_fail(t->err, "tessellator: %s", why);
@@ -159,6 +163,7 @@ static int on_patch(void *ctx, enum vgt_prim_kind kind, const uint32_t *idx, con
         if (r->shaders.ds(r->shaders.ctx, t->regs, t->mem, r0, &sink, &t->out[k], t->err))
             return -1;
         r->stats.vertices++;
+        r->stats.ds_invocations++;
     }
     unsigned per = t->mesh.per_prim;
     enum vgt_prim_kind pk = per == 3 ? VGT_TRIANGLE : per == 2 ? VGT_LINE : VGT_POINT;

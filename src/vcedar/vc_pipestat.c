@@ -8,9 +8,10 @@
  * The counters count what the renderer's model does since the device
  * started (cedar/render.h struct vc_render_stats says what each counts;
  * the vertex-reuse model is src/render/vgt_reuse.c; the GS counters are
- * src/render/gs.c's runs and the primitives of their strips; CS
- * invocations every thread of the compute waves src/render/compute.c ran).
- * The HS and DS counters stay 0.  With a draw function of the caller's
+ * src/render/gs.c's runs and the primitives of their strips; HS
+ * invocations one per patch and DS invocations one per domain point of
+ * src/render/tess.c; CS invocations every thread of the compute waves
+ * src/render/compute.c ran).  With a draw function of the caller's
  * instead of the renderer, all are 0. */
 #include <string.h>
 
@@ -32,6 +33,8 @@ void vc_sample_pipelinestat(const struct vcedar *vc, uint8_t out[VC_PIPESTAT_BYT
         c[GS_PRIM] = s.gs_primitives;
         c[IA_PRIM] = s.ia_primitives;
         c[IA_VERT] = s.ia_vertices;
+        c[HS_INV] = s.hs_invocations;
+        c[DS_INV] = s.ds_invocations;
         c[CS_INV] = s.cs_invocations;
     }
     memcpy(out, c, sizeof c);   /* little-endian host, like the GPU */
