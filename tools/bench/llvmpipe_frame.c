@@ -15,16 +15,12 @@ struct gl_frame {
     uint8_t *pixels;
 };
 
-/* Display, context, llvmpipe check, program and framebuffers. */
+/* Display and context on llvmpipe, program and framebuffers. */
 static enum frame_status set_up(struct gl_frame *f, unsigned samples, char *why, size_t whylen)
 {
     struct gl_scene *s = &f->scene;
-    if (gl_scene_open(s, why, whylen) != 0)
+    if (gl_scene_open_llvmpipe(s, why, whylen) != 0)
         return FRAME_UNAVAILABLE;
-    if (!strstr(s->renderer, "llvmpipe")) {
-        snprintf(why, whylen, "GL_RENDERER is \"%s\", not llvmpipe", s->renderer);
-        return FRAME_UNAVAILABLE;
-    }
     if ((GLint)samples > s->max_samples) {
         snprintf(why, whylen, "%s takes at most %d samples, not %u", s->renderer, s->max_samples,
                  samples);
@@ -61,10 +57,6 @@ static int check_step(void *ctx, char *why, size_t whylen)
 enum frame_status llvmpipe_frame_bench(unsigned samples, struct frame_link *link, char *why,
                                        size_t whylen)
 {
-    /* Mesa reads these when the display is initialised. */
-    setenv("LIBGL_ALWAYS_SOFTWARE", "1", 1);
-    setenv("GALLIUM_DRIVER", "llvmpipe", 1);
-
     struct gl_frame f = {.pixels = NULL};
     enum frame_status st = set_up(&f, samples, why, whylen);
     if (st == FRAME_OK)

@@ -9,6 +9,7 @@
 
 #include <EGL/eglext.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cedar/demo.h"
@@ -104,6 +105,19 @@ int gl_scene_open(struct gl_scene *s, char *why, size_t whylen)
     const char *renderer = (const char *)glGetString(GL_RENDERER);
     snprintf(s->renderer, sizeof s->renderer, "%s", renderer ? renderer : "(none)");
     glGetIntegerv(GL_MAX_SAMPLES, &s->max_samples);
+    return 0;
+}
+
+int gl_scene_open_llvmpipe(struct gl_scene *s, char *why, size_t whylen)
+{
+    setenv("LIBGL_ALWAYS_SOFTWARE", "1", 1);
+    setenv("GALLIUM_DRIVER", "llvmpipe", 1);
+    if (gl_scene_open(s, why, whylen) != 0)
+        return -1;
+    if (!strstr(s->renderer, "llvmpipe")) {
+        snprintf(why, whylen, "GL_RENDERER is \"%s\", not llvmpipe", s->renderer);
+        return -1;
+    }
     return 0;
 }
 

@@ -34,6 +34,12 @@ struct gl_scene {
  * gl_scene_close either way. */
 int gl_scene_open(struct gl_scene *s, char *why, size_t whylen);
 
+/* gl_scene_open on Mesa's llvmpipe: sets LIBGL_ALWAYS_SOFTWARE and
+ * GALLIUM_DRIVER (Mesa reads them when the display is initialised; this
+ * changes the calling process's environment), opens, and refuses any other
+ * renderer.  0, or -1 with a reason; call gl_scene_close either way. */
+int gl_scene_open_llvmpipe(struct gl_scene *s, char *why, size_t whylen);
+
 /* The program, the triangle's vertex buffer and the two framebuffers: a
  * `samples`-sample renderbuffer (1: a single-sample one) and the resolve
  * target.  With flip_y every vertex's y is negated (see gl_scene.c).  The
