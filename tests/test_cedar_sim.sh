@@ -52,7 +52,10 @@ check "a bad domain exits 2" status_is 2 "$SIM" check $MESA/cs_001.bin --bo 4096
 
 # replay: a capture with one 4096-byte GTT buffer and an IB that fills
 # bytes 256..1279 with 0xC0FFEE11 by CP_DMA, then writes a fence at 2048.
-python3 - "$tmp/fill.bof" <<'EOF'
+# Also 300 captures, each with a buffer of its own (handles 100..399), in
+# $tmp/many: replay takes every file named and every buffer.
+mkdir -p "$tmp/many"
+python3 - "$tmp/fill.bof" "$tmp/many" <<'EOF'
 import struct, sys
 def node(t, payload=b"", count=0, children=()):
     body = payload + b"".join(children)
@@ -73,6 +76,11 @@ data = bytes(4096)
 root = obj(device_id=i32(0x68F9), reloc=blob(relocs), pm4=blob(struct.pack("<%dI" % len(ib), *ib)),
            bo=node(ARRAY, children=[obj(size=i32(4096), handle=i32(7), data=blob(data))], count=1))
 open(sys.argv[1], "wb").write(root)
+for k in range(300):
+    r = obj(device_id=i32(0x68F9), reloc=blob(struct.pack("<IIII", 100 + k, 0, 2, 0)),
+            pm4=blob(struct.pack("<%dI" % len(ib), *ib)),
+            bo=node(ARRAY, children=[obj(size=i32(4096), handle=i32(100 + k), data=blob(data))], count=1))
+    open("%s/cs_%03d.bof" % (sys.argv[2], k), "wb").write(r)
 EOF
 check "replay of an independently written capture" status_is 0 "$SIM" replay "$tmp/fill.bof" --dump "7:$tmp/bo7.bin"
 check "  ... accepted" out_has "fill.bof: accepted (16 dwords, 1 relocations)"
@@ -82,6 +90,12 @@ b = open('$tmp/bo7.bin', 'rb').read()
 w = struct.unpack('<1024I', b)
 ok = len(b) == 4096 and w[63] == 0 and all(x == 0xC0FFEE11 for x in w[64:320]) and w[320] == 0 and w[512] == 0xF00D
 sys.exit(0 if ok else 1)"
+check "replay of 300 captures with 300 buffers" status_is 0 "$SIM" replay "$tmp"/many/cs_*.bof --dump "399:$tmp/bo399.bin"
+check "  ... every one accepted" sh -c "[ \$(grep -c 'accepted (16 dwords' '$tmp/out') -eq 300 ]"
+check "  ... the last one's buffer holds its fill" python3 -c "
+import struct, sys
+w = struct.unpack('<1024I', open('$tmp/bo399.bin', 'rb').read())
+sys.exit(0 if all(x == 0xC0FFEE11 for x in w[64:320]) and w[512] == 0xF00D else 1)"
 check "--dump of a handle the capture lacks exits 2" status_is 2 "$SIM" replay "$tmp/fill.bof" --dump "8:$tmp/x.bin"
 head -c 100 "$tmp/fill.bof" >"$tmp/cut.bof"
 check "a truncated capture exits 2" status_is 2 "$SIM" replay "$tmp/cut.bof"

@@ -39,6 +39,8 @@ static const char usage[] =
     "      Replay captures (libdrm BOF format, one CS per file, buffers matched by\n"
     "      GEM handle across files) through the virtual kernel, then dump buffers\n"
     "      (--dump-all: every buffer the captures name, as DIR/bo_HANDLE.bin).\n"
+    "      Checks as --strict unless --kernel-compat is given (cedar-run's default:\n"
+    "      replay a cedar-run capture with --kernel-compat).\n"
     "      --poison-state: each CS starts with every context and config register it\n"
     "      does not write holding junk (0xBAD00000 | offset); each read of one by\n"
     "      the model is reported once per CS on stderr (and in the trace).\n"
@@ -267,9 +269,8 @@ static int dump_buffer(struct cedar_dev *dev, const struct handle_map *b, const 
     return r ? -2 : 0;
 }
 
-static int cmd_replay(int argc, char **argv)
+static int replay_files(int argc, char **argv, const char **files)
 {
-    const char *files[MAX_ITEMS];
     unsigned nfiles = 0, ndumps = 0;
     const char *dumps[MAX_ITEMS], *dump_all = NULL;
     enum vc_check_mode mode = VC_CHECK_STRICT;
@@ -292,7 +293,7 @@ static int cmd_replay(int argc, char **argv)
             dump_all = argv[i];
         } else if (a[0] == '-') {
             return bad_usage("unknown option %s", a);
-        } else if (nfiles < MAX_ITEMS) {
+        } else {
             files[nfiles++] = a;
         }
     }
@@ -308,8 +309,8 @@ static int cmd_replay(int argc, char **argv)
         fprintf(stderr, "cedar-sim: out of memory\n");
         return 2;
     }
-    struct handle_map map[256];
-    unsigned nmap = 0;
+    struct handle_map *map = NULL; /* grows: a program may keep hundreds of buffers */
+    unsigned nmap = 0, mapcap = 0;
     int rc = 0;
     for (unsigned f = 0; f < nfiles && rc != 2; f++) {
         struct vc_bof_cs cs;
@@ -335,10 +336,16 @@ static int cmd_replay(int argc, char **argv)
                 k = nmap;
             }
             if (k == nmap) {
-                if (nmap == 256) {
-                    fprintf(stderr, "cedar-sim: too many buffers\n");
-                    rc = 2;
-                    break;
+                if (nmap == mapcap) {
+                    unsigned cap = mapcap ? 2 * mapcap : 64;
+                    struct handle_map *grown = realloc(map, cap * sizeof *map);
+                    if (!grown) {
+                        fprintf(stderr, "cedar-sim: out of memory\n");
+                        rc = 2;
+                        break;
+                    }
+                    map = grown;
+                    mapcap = cap;
                 }
                 uint32_t dom = b->domain ? b->domain : RADEON_GEM_DOMAIN_VRAM;
                 struct drm_radeon_gem_create c = { .size = b->size, .initial_domain = dom };
@@ -422,6 +429,21 @@ static int cmd_replay(int argc, char **argv)
             rc = 2;
     }
     cedar_dev_destroy(dev);
+    free(map);
+    return rc;
+}
+
+/* Every capture named is replayed, however many: a GL session writes
+ * hundreds (files[] holds up to argc of them). */
+static int cmd_replay(int argc, char **argv)
+{
+    const char **files = calloc((size_t)argc + 1, sizeof *files);
+    if (!files) {
+        fprintf(stderr, "cedar-sim: out of memory\n");
+        return 2;
+    }
+    int rc = replay_files(argc, argv, files);
+    free(files);
     return rc;
 }
 
