@@ -457,13 +457,14 @@ static void face_init(const struct db_state *db, struct db_face *fc, bool zs, bo
 }
 
 /* A pixel at the depth surface's byte zoff and the stencil's soff (sample
- * 0; ignored for a surface it is not inside). */
+ * 0; ignored for a surface it is not inside, whose pointers may be NULL:
+ * no arithmetic on those). */
 static inline void pixel_at(const struct db_state *db, struct db_pixel *p, uint64_t zoff, uint64_t soff)
 {
     p->zoff = zoff;
-    p->zr = db->zrd + zoff;
-    p->sr = db->srd + soff;
-    p->sw = db->swr + soff;
+    p->zr = db->zrd ? db->zrd + zoff : NULL;
+    p->sr = db->srd ? db->srd + soff : NULL;
+    p->sw = db->swr ? db->swr + soff : NULL;
 }
 
 /* Whether the HTILE tile of (x, y), inside the depth surface, reads as
