@@ -457,6 +457,21 @@ void cb_tile_expand(struct cb_target *t, unsigned x, unsigned y)
         c->expanded = true;
         return;
     }
+    if (!t->fmask_on && c->ctile && x0 + 8 <= t->width && y0 + 8 <= t->height) {
+        /* the loop below's stores through the tile's kept addresses, in its
+         * order; one sample of 4-byte elements: the tile's 64 are run 0's
+         * first 64, every one of them the same element */
+        const struct color_tile *ct = c->ctile;
+        if (t->samples == 1 && t->bpe == 4 && t->per_run >= 64)
+            cb_fill_run4(t->mem + ct->run[0], el);
+        else
+            for (unsigned i = 0; i < 64; i++)
+                for (unsigned s = 0; s < t->samples; s++)
+                    cb_copy_el(t->mem + ct->run[s * ct->nrun + t->raster_run[i]] + t->raster_off[i], el, t->bpe);
+        cmask_set(t, x, y, CMASK_EXPANDED);
+        c->expanded = true;
+        return;
+    }
     for (unsigned py = y0; py < y0 + 8 && py < t->height; py++)
         for (unsigned px = x0; px < x0 + 8 && px < t->width; px++) {
             if (t->fmask_on) {

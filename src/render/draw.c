@@ -76,6 +76,9 @@ struct draw_ctx {
     struct vc_prim_inputs prim;
     double m[3][3];            /* sub-triangle vertex k -> original weights (clip space) */
     double ms[3][3];           /* the same in screen space (sub_weights_set) */
+    bool ms_set;               /* ms holds sub_weights_set's result for ms_m and ms_inv_w */
+    double ms_m[3][3];
+    float ms_inv_w[3];
     bool m_identity;
     float sub_inv_w[3];
     float prim_inv_w[3];
@@ -212,6 +215,13 @@ static void to_original(const struct draw_ctx *d, const double sub[3], double or
  * sum(b_k w_k)); the noperspective inputs are linear in those. */
 static void sub_weights_set(struct draw_ctx *d)
 {
+    /* the same m and 1/w as the last time (a point's two halves, the points
+     * after it at the same w): the same ms */
+    if (d->ms_set && !memcmp(d->ms_m, d->m, sizeof d->m) && !memcmp(d->ms_inv_w, d->prim_inv_w, sizeof d->prim_inv_w))
+        return;
+    memcpy(d->ms_m, d->m, sizeof d->m);
+    memcpy(d->ms_inv_w, d->prim_inv_w, sizeof d->prim_inv_w);
+    d->ms_set = true;
     for (int c = 0; c < 3; c++) {
         double s[3], sum = 0.0;
         for (int k = 0; k < 3; k++) {
@@ -809,15 +819,27 @@ static int on_block(void *ctx, const struct rs_block *b)
             d->stats.cb_op_pixels += 64;
         return done;
     }
+    if (d->mode == V_CB_MODE__CB_ELIMINATE_FAST_CLEAR) {
+        /* on_pixel's work for the 64 pixels of one micro tile: the first
+         * expands the tile (when inside the target), the others find it
+         * expanded; each is counted */
+        d->stats.cb_op_pixels += 64;
+        if ((unsigned)b->x < d->cb[0].width && (unsigned)b->y < d->cb[0].height)
+            cb_tile_expand(&d->cb[0], (unsigned)b->x, (unsigned)b->y);
+        return 1;
+    }
     return shade_block(d, b);
 }
 
-/* Whole blocks: the resolve's tile copy; the batched pixel stage's 64-pixel
- * batches (unless vc_render_set_block_path turned them off). */
+/* Whole blocks: the resolve's tile copy; the fast-clear elimination's tile
+ * expansion; the batched pixel stage's 64-pixel batches (unless
+ * vc_render_set_block_path turned them off). */
 static bool block_path(const struct draw_ctx *d)
 {
     if (d->mode == V_CB_MODE__CB_RESOLVE)
         return true;
+    if (d->mode == V_CB_MODE__CB_ELIMINATE_FAST_CLEAR)
+        return !d->r->block_path_off;
     return d->shading && d->batched && !d->rs.per_sample && EG_PS_BATCH_MAX == 64 &&
            !d->r->block_path_off;
 }

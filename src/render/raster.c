@@ -273,10 +273,21 @@ static bool tri_setup(const struct rs_state *s, const struct rs_vertex vin[3], s
         if (v[k].y < miny) miny = v[k].y;
         if (v[k].y > maxy) maxy = v[k].y;
     }
-    t->px0 = (int)(minx >> GRID_BITS) - 1;
-    t->px1 = (int)(maxx >> GRID_BITS) + 2;
-    t->py0 = (int)(miny >> GRID_BITS) - 1;
-    t->py1 = (int)(maxy >> GRID_BITS) + 2;
+    /* The pixels that can hold a covered sample: sample i of pixel p is at
+     * p + 1/2 + sample_dx[i] / 16, and a covered sample lies within the
+     * vertices' extent (a 1-pixel point: its one pixel). */
+    int dx0 = 0, dx1 = 0, dy0 = 0, dy1 = 0;
+    for (unsigned i = 0; i < s->samples; i++) {
+        dx0 = s->sample_dx[i] < dx0 || i == 0 ? s->sample_dx[i] : dx0;
+        dx1 = s->sample_dx[i] > dx1 || i == 0 ? s->sample_dx[i] : dx1;
+        dy0 = s->sample_dy[i] < dy0 || i == 0 ? s->sample_dy[i] : dy0;
+        dy1 = s->sample_dy[i] > dy1 || i == 0 ? s->sample_dy[i] : dy1;
+    }
+    const int64_t half = GRID_ONE / 2, loc = (int64_t)1 << (GRID_BITS - SAMPLE_LOC_BITS);
+    t->px0 = (int)-((half + dx1 * loc - minx) >> GRID_BITS);   /* ceil((minx - half - dx1 loc) / GRID_ONE) */
+    t->px1 = (int)((maxx - half - dx0 * loc) >> GRID_BITS) + 1;
+    t->py0 = (int)-((half + dy1 * loc - miny) >> GRID_BITS);
+    t->py1 = (int)((maxy - half - dy0 * loc) >> GRID_BITS) + 1;
     if (t->px0 < s->sc_x0) t->px0 = s->sc_x0;
     if (t->py0 < s->sc_y0) t->py0 = s->sc_y0;
     if (t->px1 > s->sc_x1) t->px1 = s->sc_x1;

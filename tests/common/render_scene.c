@@ -320,6 +320,11 @@ static int draw(struct scene *sc, unsigned mode, unsigned prim, unsigned first_v
     return rc;
 }
 
+int scene_draw(struct scene *sc, unsigned mode, unsigned prim, unsigned first_vertex, unsigned count, char *why)
+{
+    return draw(sc, mode, prim, first_vertex, count, why);
+}
+
 int scene_render(struct scene *sc, char *why)
 {
     /* glClear: CMask to 0 (fast-cleared), as cs_002's CP_DMA does */

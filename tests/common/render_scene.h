@@ -60,6 +60,11 @@ int scene_init(struct scene *sc, unsigned samples, char *why);
  * behind SET_RESOURCE slot 992, and the renderer's default stages (the
  * Evergreen interpreter).  0, or -1 with a reason in why[200]. */
 int scene_use_demo_shaders(struct scene *sc, char *why);
+/* One draw of the scene's vertices first_vertex .. + count - 1 as VGT
+ * primitive type prim, CB_COLOR_CONTROL.MODE mode (scene_render's triangle
+ * is vertices 0..2, its resolve rectangle, the whole screen, 3..5).  0, or
+ * -1 with a reason in why[200]. */
+int scene_draw(struct scene *sc, unsigned mode, unsigned prim, unsigned first_vertex, unsigned count, char *why);
 /* Clear (CMask zeroed, as Mesa's CP_DMA does), draw, resolve. */
 int scene_render(struct scene *sc, char *why);
 /* The renderer's default stages behind other function pointers, which it
