@@ -72,17 +72,27 @@ float tex_srgb_to_linear(float c)
 /* A float of 1 sign bit (when sign), 5 exponent bits (bias 15) and mbits
  * mantissa bits: IEEE half for 10 bits with a sign, the unsigned 11- and
  * 10-bit floats for 6 and 5 bits. */
+/* 2^k as a double, for |k| well inside its normal exponents: a product by
+ * it is exact, as ldexp (a library call per texel) is. */
+static double pow2(int k)
+{
+    uint64_t bits = (uint64_t)(k + 1023) << 52;
+    double d;
+    memcpy(&d, &bits, sizeof d);
+    return d;
+}
+
 static float small_float(uint32_t raw, unsigned mbits, bool sign)
 {
     uint32_t m = raw & ((1u << mbits) - 1), e = (raw >> mbits) & 31u;
     bool neg = sign && ((raw >> (mbits + 5)) & 1u);
     double v;
     if (e == 0)
-        v = ldexp((double)m, -14 - (int)mbits);
+        v = (double)m * pow2(-14 - (int)mbits);
     else if (e == 31)
         v = m ? NAN : INFINITY;
     else
-        v = ldexp((double)(m | (1u << mbits)), (int)e - 15 - (int)mbits);
+        v = (double)(m | (1u << mbits)) * pow2((int)e - 15 - (int)mbits);
     return (float)(neg ? -v : v);
 }
 

@@ -17,6 +17,11 @@
 /* Apply SQ_INST_SEL selects sel[4] of value v to register dst (MASK: keep). */
 static void write_sel(union eg_vec4 *dst, const union eg_vec4 *v, const unsigned sel[4], bool int_one)
 {
+    if (sel[0] == V_SQ_INST_SEL__X && sel[1] == V_SQ_INST_SEL__Y && sel[2] == V_SQ_INST_SEL__Z &&
+        sel[3] == V_SQ_INST_SEL__W) {
+        *dst = *v;   /* every component its own */
+        return;
+    }
     union eg_vec4 r = *dst;
     for (int c = 0; c < 4; c++) {
         switch (sel[c]) {
