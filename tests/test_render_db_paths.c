@@ -9,8 +9,12 @@
  * 1D / 2D layouts, HTILE with random ZMASKs, depth and stencil functions and
  * operations for both faces, clears, clamp, exported stencil references)
  * and random fragments (inside and outside the surface, z in and out of
- * [0, 1] and NaN) over random memory: the returned masks, the pass counts
- * and every byte of depth, stencil and HTILE must agree. */
+ * [0, 1] and NaN; db_block's from random planes) over random memory: the
+ * returned masks, the pass counts and every byte of depth, stencil and
+ * HTILE must agree.  Also db_block's stencil tables (struct
+ * db_stencil_lut) under every function and operation, both faces, each Z
+ * format, against the reference, and piglit's manifest state checked by
+ * hand. */
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -258,6 +262,22 @@ static uint32_t ref_fragment(struct db_state *db, unsigned x, unsigned y, uint32
     return passed;
 }
 
+/* A random plane of window z over the micro tile at (x0, y0) (sometimes
+ * NaN or outside [0, 1]) and random sample positions (1/16 pixel steps,
+ * -8..7 from the centre). */
+static void random_plane(struct db_zplane *zp, unsigned x0, unsigned y0)
+{
+    zp->z0 = random_z();
+    zp->zx0 = (double)x0 + (double)(test_rand() % 64) / 8.0;
+    zp->zy0 = (double)y0 + (double)(test_rand() % 64) / 8.0;
+    zp->zdx = ((double)(test_rand() % 201) - 100.0) * 1e-4;
+    zp->zdy = ((double)(test_rand() % 201) - 100.0) * 1e-4;
+    for (unsigned s = 0; s < RS_MAX_SAMPLES; s++) {
+        zp->sdx[s] = ((double)(test_rand() % 16) - 8.0) / 16.0;
+        zp->sdy[s] = ((double)(test_rand() % 16) - 8.0) / 16.0;
+    }
+}
+
 /* ---- the comparison ---------------------------------------------------- */
 
 static int side_init(struct side *s, const struct vc_regs *regs, const uint8_t *mem, unsigned samples)
@@ -314,17 +334,17 @@ static void test_fast_path_vs_reference(void **state)
             bool front = test_rand() % 2;
             uint32_t cov[64], want[64];
             float z[64 * RS_MAX_SAMPLES];
-            float zc = random_z(), dzx = (float)(test_rand() % 100) * 1e-4f, dzy = (float)(test_rand() % 100) * 1e-4f;
+            struct db_zplane zp;
+            random_plane(&zp, x0, y0);
             bool none = test_rand() % 8 == 0; /* a tile with nothing covered touches nothing */
             for (unsigned l = 0; l < 64; l++) {
                 cov[l] = none ? 0 : test_rand() % 8 ? (1u << samples) - 1u : test_rand() & ((1u << samples) - 1u);
                 for (unsigned s = 0; s < samples; s++)
-                    z[l * samples + s] = test_rand() % 16 ? zc + (float)(l & 7) * dzx + (float)(l >> 3) * dzy
-                                                          : random_z();
+                    z[l * samples + s] = db_zplane_at(&zp, x0 + (l & 7), y0 + (l >> 3), s);
             }
             for (unsigned l = 0; l < 64; l++)
                 want[l] = ref_fragment(&b.db, x0 + (l & 7), y0 + (l >> 3), cov[l], z + l * samples, NULL, front);
-            db_block(&a.db, x0, y0, cov, z, front);
+            db_block(&a.db, x0, y0, cov, &zp, front);
             for (unsigned l = 0; l < 64; l++)
                 if (cov[l] != want[l])
                     fail_msg("state %u block (%u,%u) pixel %u: passed %x, reference %x", k, x0, y0, l, cov[l],
@@ -367,10 +387,210 @@ static void test_fast_path_vs_reference(void **state)
     free(regs);
 }
 
+/* Registers for a draw testing stencil and depth on a Z format with the
+ * given DB_DEPTH_CONTROL functions and operations (front and back face),
+ * no clears, counting on. */
+static void stencil_state(struct vc_regs *r, unsigned zf, unsigned samples, unsigned zfunc, const unsigned sfunc[2],
+                          const unsigned op[2][3], uint32_t refmask, uint32_t refmask_bf)
+{
+    /* MSAA surfaces are 2D tiled (4 banks, 1 KiB tile split) */
+    unsigned mode = samples > 1 ? V_ARRAY_MODE__ARRAY_2D_TILED_THIN1 : V_ARRAY_MODE__ARRAY_1D_TILED_THIN1;
+    scene_set_reg(r, REG_DB_Z_INFO,
+                  S_DB_Z_INFO__FORMAT(zf) | S_DB_Z_INFO__ARRAY_MODE(mode) | S_DB_Z_INFO__NUM_SAMPLES(log2_of(samples)) |
+                      S_DB_Z_INFO__NUM_BANKS(1) | S_DB_Z_INFO__TILE_SPLIT(4));
+    scene_set_reg(r, REG_DB_STENCIL_INFO, S_DB_STENCIL_INFO__FORMAT(V_DB_STENCIL_FORMAT__STENCIL_8));
+    scene_set_reg(r, REG_DB_DEPTH_SIZE, S_DB_DEPTH_SIZE__PITCH_TILE_MAX(SIDE / 8 - 1) |
+                                            S_DB_DEPTH_SIZE__HEIGHT_TILE_MAX(SIDE / 8 - 1));
+    scene_set_reg(r, REG_DB_Z_READ_BASE, (uint32_t)((BASE + Z_OFF) >> 8));
+    scene_set_reg(r, REG_DB_Z_WRITE_BASE, (uint32_t)((BASE + Z_OFF) >> 8));
+    scene_set_reg(r, REG_DB_STENCIL_READ_BASE, (uint32_t)((BASE + S_OFF) >> 8));
+    scene_set_reg(r, REG_DB_STENCIL_WRITE_BASE, (uint32_t)((BASE + S_OFF) >> 8));
+    scene_set_reg(r, REG_DB_DEPTH_CONTROL,
+                  S_DB_DEPTH_CONTROL__STENCIL_ENABLE(1) | S_DB_DEPTH_CONTROL__Z_ENABLE(1) |
+                      S_DB_DEPTH_CONTROL__Z_WRITE_ENABLE(1) | S_DB_DEPTH_CONTROL__ZFUNC(zfunc) |
+                      S_DB_DEPTH_CONTROL__BACKFACE_ENABLE(1) | S_DB_DEPTH_CONTROL__STENCILFUNC(sfunc[0]) |
+                      S_DB_DEPTH_CONTROL__STENCILFAIL(op[0][0]) | S_DB_DEPTH_CONTROL__STENCILZFAIL(op[0][1]) |
+                      S_DB_DEPTH_CONTROL__STENCILZPASS(op[0][2]) | S_DB_DEPTH_CONTROL__STENCILFUNC_BF(sfunc[1]) |
+                      S_DB_DEPTH_CONTROL__STENCILFAIL_BF(op[1][0]) | S_DB_DEPTH_CONTROL__STENCILZFAIL_BF(op[1][1]) |
+                      S_DB_DEPTH_CONTROL__STENCILZPASS_BF(op[1][2]));
+    scene_set_reg(r, REG_DB_STENCILREFMASK, refmask);
+    scene_set_reg(r, REG_DB_STENCILREFMASK_BF, refmask_bf);
+    scene_set_float(r, REG_PA_SC_VPORT_ZMIN_0, 0.0f);
+    scene_set_float(r, REG_PA_SC_VPORT_ZMAX_0, 1.0f);
+}
+
+/* The stencil tables (struct db_stencil_lut) through db_block: every
+ * function and every operation in each of the three places, both faces,
+ * random references and masks, each Z format, one and four samples, over
+ * the whole surface (every stored stencil value 0..255 occurs): the passed
+ * masks, the pass counts and every byte against the reference. */
+static void test_stencil_tables_vs_reference(void **state)
+{
+    (void)state;
+    test_rand_seed(0x57E7ull);
+    static const unsigned zfmt[] = {V_DB_Z_FORMAT__Z_16, V_DB_Z_FORMAT__Z_24, V_DB_Z_FORMAT__Z_32_FLOAT};
+    struct vc_regs *regs = calloc(1, sizeof *regs);
+    uint8_t *mem = malloc(MEM);
+    assert_non_null(regs);
+    assert_non_null(mem);
+    unsigned combos = 0, outcomes[3] = {0, 0, 0};
+    for (unsigned func = 0; func < 8; func++)
+        for (unsigned op = 0; op < 8; op++)
+            for (unsigned place = 0; place < 3; place++) {
+                unsigned samples = combos % 4 == 3 ? 4 : 1, zf = zfmt[combos % 3];
+                /* op in one place, random operations in the others; the
+                 * back face random */
+                unsigned ops[2][3], sfunc[2] = {func, test_rand() % 8};
+                for (unsigned k = 0; k < 3; k++) {
+                    ops[0][k] = k == place ? op : test_rand() % 8;
+                    ops[1][k] = test_rand() % 8;
+                }
+                memset(regs, 0, sizeof *regs);
+                stencil_state(regs, zf, samples, V_COMPARE_FUNC__STENCILFUNC_LESS, sfunc, ops, test_rand(),
+                              test_rand());
+                for (size_t i = 0; i < MEM; i += 4) {
+                    uint32_t v = test_rand();
+                    memcpy(mem + i, &v, 4);
+                }
+                struct side a, b;
+                assert_int_equal(side_init(&a, regs, mem, samples), 0);
+                assert_int_equal(side_init(&b, regs, mem, samples), 0);
+                for (unsigned t = 0; t < (SIDE / 8) * (SIDE / 8); t++) {
+                    unsigned x0 = (t % (SIDE / 8)) * 8, y0 = (t / (SIDE / 8)) * 8;
+                    bool front = t % 2;
+                    /* a plane over the stored depths' range: some pass, some fail */
+                    struct db_zplane zp;
+                    random_plane(&zp, x0, y0);
+                    zp.z0 = (double)(test_rand() % 1001) / 1000.0;
+                    uint32_t cov[64], want[64];
+                    for (unsigned l = 0; l < 64; l++) {
+                        unsigned x = x0 + (l & 7), y = y0 + (l >> 3);
+                        float z[RS_MAX_SAMPLES];
+                        cov[l] = (1u << samples) - 1u;
+                        for (unsigned s = 0; s < samples; s++) {
+                            z[s] = db_zplane_at(&zp, x, y, s);
+                            uint8_t sv;
+                            double zold;
+                            assert_true(db_read_stencil(&b.db, x, y, s, &sv));
+                            assert_true(db_read_depth(&b.db, x, y, s, &zold));
+                            unsigned f = front ? 0 : 1;
+                            uint32_t rm = vc_reg(regs, REG_DB_STENCILREFMASK);
+                            uint32_t rb = vc_reg(regs, REG_DB_STENCILREFMASK_BF);
+                            uint8_t ref = (uint8_t)(f ? G_DB_STENCILREFMASK_BF__STENCILREF_BF(rb)
+                                                      : G_DB_STENCILREFMASK__STENCILREF(rm));
+                            uint8_t mask = (uint8_t)(f ? G_DB_STENCILREFMASK_BF__STENCILMASK_BF(rb)
+                                                       : G_DB_STENCILREFMASK__STENCILMASK(rm));
+                            outcomes[!ref_compare(sfunc[f], ref & mask, sv & mask) ? 0 : z[s] < zold ? 2 : 1]++;
+                        }
+                        want[l] = ref_fragment(&b.db, x, y, cov[l], z, NULL, front);
+                    }
+                    db_block(&a.db, x0, y0, cov, &zp, front);
+                    for (unsigned l = 0; l < 64; l++)
+                        if (cov[l] != want[l])
+                            fail_msg("func %u op %u place %u tile %u pixel %u: passed %x, reference %x", func, op,
+                                     place, t, l, cov[l], want[l]);
+                }
+                assert_int_equal(a.db.zpass, b.db.zpass);
+                same_memory(&a, &b, combos, "after the stencil tables' tiles");
+                free(a.mem);
+                free(b.mem);
+                combos++;
+            }
+    print_message("%u stencil states; samples by outcome: %u stencil fail, %u depth fail, %u pass (about)\n", combos,
+                  outcomes[0], outcomes[1], outcomes[2]);
+    /* every outcome was exercised many times */
+    for (unsigned k = 0; k < 3; k++)
+        assert_true(outcomes[k] > 10000);
+    free(mem);
+    free(regs);
+}
+
+/* db_block on the one-sample tile at (x0, 0), every pixel covered, all at
+ * window z; cov: the passed masks. */
+static void flat_block(struct side *a, unsigned x0, double z, bool front, uint32_t cov[64])
+{
+    struct db_zplane zp = {.z0 = z};
+    for (unsigned l = 0; l < 64; l++)
+        cov[l] = 1;
+    db_block(&a->db, x0, 0, cov, &zp, front);
+}
+
+/* Hand-checked: piglit's manifest state (stencil EQUAL 0 mask 0xFF, INCR
+ * on depth pass, KEEP otherwise; depth LESS) on Z_24 and one sample, and a
+ * back face INVERTing under write mask 0x0F.  Stored stencil 0 and a depth
+ * pass: 1, the pixel passes and is counted; stored 0 and a depth fail: 0;
+ * stored 1: stays 1, fails; back face stored 0x35, INVERT under 0x0F:
+ * 0x3A. */
+static void test_stencil_tables_by_hand(void **state)
+{
+    (void)state;
+    struct vc_regs *regs = calloc(1, sizeof *regs);
+    uint8_t *mem = calloc(1, MEM);
+    assert_non_null(regs);
+    assert_non_null(mem);
+    const unsigned sfunc[2] = {V_COMPARE_FUNC__STENCILFUNC_EQUAL, V_COMPARE_FUNC__STENCILFUNC_ALWAYS};
+    const unsigned ops[2][3] = {{V_STENCIL_OP__STENCIL_KEEP, V_STENCIL_OP__STENCIL_KEEP, V_STENCIL_OP__STENCIL_INCR},
+                                {V_STENCIL_OP__STENCIL_KEEP, V_STENCIL_OP__STENCIL_KEEP, V_STENCIL_OP__STENCIL_INVERT}};
+    stencil_state(regs, V_DB_Z_FORMAT__Z_24, 1, V_COMPARE_FUNC__STENCILFUNC_LESS, sfunc, ops,
+                  S_DB_STENCILREFMASK__STENCILREF(0) | S_DB_STENCILREFMASK__STENCILMASK(0xFF) |
+                      S_DB_STENCILREFMASK__STENCILWRITEMASK(0xFF),
+                  S_DB_STENCILREFMASK_BF__STENCILREF_BF(0) | S_DB_STENCILREFMASK_BF__STENCILMASK_BF(0xFF) |
+                      S_DB_STENCILREFMASK_BF__STENCILWRITEMASK_BF(0x0F));
+    struct side a;
+    assert_int_equal(side_init(&a, regs, mem, 1), 0);
+    /* stored depth 0.5 everywhere (Z_24: 0x7FFFFF rounds 0.5 * (2^24 - 1)
+     * up to 0x800000; either way between the planes' 0.25 and 0.75) */
+    for (unsigned y = 0; y < 8; y++)
+        for (unsigned x = 0; x < 16; x++) {
+            uint64_t zo = cedar_tile_addr(&a.db.zmap, x, y, 0, 0);
+            a.mem[Z_OFF + zo] = 0x00;
+            a.mem[Z_OFF + zo + 1] = 0x00;
+            a.mem[Z_OFF + zo + 2] = 0x80;
+            /* stencil: column 0..3 0, 4..7 1, the second tile 0x35 */
+            a.mem[S_OFF + cedar_tile_addr(&a.db.smap, x, y, 0, 0)] = x >= 8 ? 0x35 : x < 4 ? 0 : 1;
+        }
+    uint32_t cov[64];
+    flat_block(&a, 0, 0.25, true, cov);             /* z 0.25 < 0.5: depth passes */
+    for (unsigned l = 0; l < 64; l++) {
+        uint8_t sv;
+        assert_true(db_read_stencil(&a.db, l & 7, l >> 3, 0, &sv));
+        assert_int_equal(cov[l], (l & 7) < 4 ? 1u : 0u);
+        assert_int_equal(sv, 1);                    /* 0 -> 1 (INCR), 1 stays (KEEP) */
+    }
+    assert_int_equal(a.db.zpass, 32);
+    /* again at z 0.75: now every stored stencil is 1 -> all fail, none
+     * changes, nothing counted */
+    flat_block(&a, 0, 0.75, true, cov);
+    for (unsigned l = 0; l < 64; l++) {
+        uint8_t sv;
+        assert_true(db_read_stencil(&a.db, l & 7, l >> 3, 0, &sv));
+        assert_int_equal(cov[l], 0);
+        assert_int_equal(sv, 1);
+    }
+    assert_int_equal(a.db.zpass, 32);
+    /* the back face on the second tile, z 0.25 (passes): 0x35 -> 0x3A */
+    flat_block(&a, 8, 0.25, false, cov);
+    for (unsigned l = 0; l < 64; l++) {
+        uint8_t sv;
+        double zv;
+        assert_true(db_read_stencil(&a.db, 8 + (l & 7), l >> 3, 0, &sv));
+        assert_true(db_read_depth(&a.db, 8 + (l & 7), l >> 3, 0, &zv));
+        assert_int_equal(cov[l], 1);
+        assert_int_equal(sv, 0x3A);
+        assert_true(fabs(zv - 0.25) < 1e-6);       /* the depth written */
+    }
+    assert_int_equal(a.db.zpass, 96);
+    free(a.mem);
+    free(mem);
+    free(regs);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_fast_path_vs_reference),
+        cmocka_unit_test(test_stencil_tables_vs_reference),
+        cmocka_unit_test(test_stencil_tables_by_hand),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

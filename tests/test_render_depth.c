@@ -601,6 +601,83 @@ static void msaa4_rig(struct rig *g)
                                                   S_DB_STENCIL_INFO__TILE_SPLIT(2));
 }
 
+/* A draw without colour (CB_DISABLE: Mesa's stencil clears and depth-only
+ * passes) takes whole micro tiles to the DB at once (draw.c db_alone)
+ * unless vc_render_set_block_path turns that off: both ways the same bytes
+ * of depth, stencil and colour, the same ZPASS count and the same CB
+ * operation count (the modelled clock reads it), for a sloped triangle
+ * partly covering the window (whole blocks and edge pixels) over depth
+ * and stencil bytes left by a first draw, stencil EQUAL / INCR on depth
+ * pass, depth LESS written; Z_16, Z_24 and Z_32_FLOAT at one sample and
+ * the 4-sample rig. */
+static void render_db_alone(struct rig *g, bool block_path)
+{
+    scene_set_reg(g->regs, REG_CB_COLOR_CONTROL, S_CB_COLOR_CONTROL__MODE(V_CB_MODE__CB_DISABLE));
+    vc_render_set_block_path(g->r, block_path);
+    /* first: stencil REPLACE 5 where a sloped triangle covers, depth ALWAYS written */
+    set_depth_control(g, S_DB_DEPTH_CONTROL__Z_ENABLE(1) | S_DB_DEPTH_CONTROL__Z_WRITE_ENABLE(1) |
+                             S_DB_DEPTH_CONTROL__ZFUNC(V_COMPARE_FUNC__STENCILFUNC_ALWAYS) |
+                             S_DB_DEPTH_CONTROL__STENCIL_ENABLE(1) |
+                             S_DB_DEPTH_CONTROL__STENCILFUNC(V_COMPARE_FUNC__STENCILFUNC_ALWAYS) |
+                             S_DB_DEPTH_CONTROL__STENCILZPASS(V_STENCIL_OP__STENCIL_REPLACE));
+    scene_set_reg(g->regs, REG_DB_STENCILREFMASK, S_DB_STENCILREFMASK__STENCILREF(5) |
+                                                      S_DB_STENCILREFMASK__STENCILMASK(0xFF) |
+                                                      S_DB_STENCILREFMASK__STENCILWRITEMASK(0xFF));
+    const float p1[3][4] = {{-1.0f, -0.9f, -0.6f, 1}, {0.93f, -0.3f, 0.7f, 1}, {-0.2f, 0.95f, 0.1f, 1}};
+    memcpy(g->pos, p1, sizeof p1);
+    g->nverts = 3;
+    draw(g);
+    /* then: stencil EQUAL 5 (INCR on depth pass, DECR on depth fail), depth
+     * LESS written, a triangle sloped the other way over the first */
+    set_depth_control(g, S_DB_DEPTH_CONTROL__Z_ENABLE(1) | S_DB_DEPTH_CONTROL__Z_WRITE_ENABLE(1) |
+                             S_DB_DEPTH_CONTROL__ZFUNC(V_COMPARE_FUNC__STENCILFUNC_LESS) |
+                             S_DB_DEPTH_CONTROL__STENCIL_ENABLE(1) |
+                             S_DB_DEPTH_CONTROL__STENCILFUNC(V_COMPARE_FUNC__STENCILFUNC_EQUAL) |
+                             S_DB_DEPTH_CONTROL__STENCILZPASS(V_STENCIL_OP__STENCIL_INCR) |
+                             S_DB_DEPTH_CONTROL__STENCILZFAIL(V_STENCIL_OP__STENCIL_DECR));
+    const float p2[3][4] = {{-0.8f, 0.9f, 0.6f, 1}, {-0.7f, -1.0f, -0.5f, 1}, {1.0f, 0.2f, 0.3f, 1}};
+    memcpy(g->pos, p2, sizeof p2);
+    draw(g);
+}
+
+static void test_db_alone_blocks(void **state)
+{
+    (void)state;
+    static const unsigned fmts[] = {V_DB_Z_FORMAT__Z_16, V_DB_Z_FORMAT__Z_24, V_DB_Z_FORMAT__Z_32_FLOAT};
+    for (unsigned k = 0; k < 4; k++) {
+        bool msaa = k == 3;
+        struct rig a, b;
+        if (msaa) {
+            msaa4_rig(&a);
+            msaa4_rig(&b);
+        } else {
+            rig_init(&a, fmts[k]);
+            rig_init(&b, fmts[k]);
+        }
+        render_db_alone(&a, true);
+        render_db_alone(&b, false);
+        struct vc_render_stats sa, sb;
+        vc_render_get_stats(a.r, &sa);
+        vc_render_get_stats(b.r, &sb);
+        if (memcmp(a.mem, b.mem, MEM_SIZE) != 0) {
+            size_t i = 0;
+            while (a.mem[i] == b.mem[i])
+                i++;
+            fail_msg("case %u: memory differs first at byte 0x%zx", k, i);
+        }
+        assert_int_equal(sa.zpass_samples, sb.zpass_samples);
+        assert_int_equal(sa.cb_op_pixels, sb.cb_op_pixels);
+        /* the draws did something: samples passed, some but not all */
+        unsigned ns = msaa ? 4 : 1;
+        assert_true(sa.zpass_samples > 500 * ns);
+        assert_true(sa.zpass_samples < 2 * W * H * ns);
+        printf("case %u: %llu samples passed, %llu CB op pixels, both paths\n", k,
+               (unsigned long long)sa.zpass_samples, (unsigned long long)sa.cb_op_pixels);
+        rig_free(&a);
+        rig_free(&b);
+    }
+}
+
 /* The tiling library's maps of msaa4_rig's depth and stencil surfaces. */
 static void msaa4_maps(struct cedar_tile_map *zm, struct cedar_tile_map *sm)
 {
@@ -713,6 +790,7 @@ int main(void)
         cmocka_unit_test(test_depth_only_draw),   cmocka_unit_test(test_htile),
         cmocka_unit_test(test_depth_sample_order), cmocka_unit_test(test_depth_copy),
         cmocka_unit_test(test_depth_msaa_samples), cmocka_unit_test(test_sample_mask_export),
+        cmocka_unit_test(test_db_alone_blocks),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -282,25 +282,36 @@ static bool inside(const struct cedar_tile_map *m, unsigned x, unsigned y)
     return x < m->width && y < m->height;
 }
 
-static uint32_t z_at(const struct db_state *db, const uint8_t *p)
+/* The depth bits at p in format zformat. */
+static inline uint32_t z_at_fmt(unsigned zformat, const uint8_t *p)
 {
-    if (db->zformat == V_DB_Z_FORMAT__Z_16)
+    if (zformat == V_DB_Z_FORMAT__Z_16)
         return (uint32_t)p[0] | (uint32_t)p[1] << 8;
     uint32_t v = (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
     /* Z_24 keeps its depth in bits 23:0 (Mesa samples it as FMT_8_24) */
-    return db->zformat == V_DB_Z_FORMAT__Z_24 ? v & 0xFFFFFFu : v;
+    return zformat == V_DB_Z_FORMAT__Z_24 ? v & 0xFFFFFFu : v;
 }
 
-/* The depth bits v at byte off of the depth surface. */
-static void store_z(struct db_state *db, uint64_t off, uint32_t v)
+static uint32_t z_at(const struct db_state *db, const uint8_t *p)
+{
+    return z_at_fmt(db->zformat, p);
+}
+
+/* The depth bits v in format zformat at byte off of the depth surface. */
+static inline void store_z_fmt(struct db_state *db, unsigned zformat, uint64_t off, uint32_t v)
 {
     uint8_t *p = db->zwr + off;
     p[0] = (uint8_t)v;
     p[1] = (uint8_t)(v >> 8);
-    if (db->zformat != V_DB_Z_FORMAT__Z_16) {
+    if (zformat != V_DB_Z_FORMAT__Z_16) {
         p[2] = (uint8_t)(v >> 16);
         p[3] = (uint8_t)(v >> 24);
     }
+}
+
+static void store_z(struct db_state *db, uint64_t off, uint32_t v)
+{
+    store_z_fmt(db, db->zformat, off, v);
 }
 
 /* The depth bits at byte off of the depth surface (pixel (x, y)): the
@@ -395,11 +406,11 @@ static uint8_t stencil_op(unsigned op, uint8_t old, uint8_t ref)
     }
 }
 
-/* The depth value zv (window z after the clamp) as the format stores it:
- * db_depth_encode, with the UNORM scale taken from the draw's state. */
-static inline uint32_t encode_z(const struct db_state *db, double zv)
+/* The depth value zv (window z after the clamp) as format zformat stores
+ * it: db_depth_encode, with the UNORM scale taken from the draw's state. */
+static inline uint32_t encode_z_fmt(const struct db_state *db, unsigned zformat, double zv)
 {
-    if (db->zformat == V_DB_Z_FORMAT__Z_32_FLOAT) {
+    if (zformat == V_DB_Z_FORMAT__Z_32_FLOAT) {
         float f = (float)zv;
         uint32_t u;
         memcpy(&u, &f, 4);
@@ -412,14 +423,30 @@ static inline uint32_t encode_z(const struct db_state *db, double zv)
     return (uint32_t)(zv * db->zscale + 0.5); /* positive: truncation is floor */
 }
 
-static inline bool z_passes(const struct db_state *db, uint32_t znew, uint32_t zold)
+static inline uint32_t encode_z(const struct db_state *db, double zv)
 {
-    if (db->zformat != V_DB_Z_FORMAT__Z_32_FLOAT)
+    return encode_z_fmt(db, db->zformat, zv);
+}
+
+static inline bool z_passes_fmt(const struct db_state *db, unsigned zformat, uint32_t znew, uint32_t zold)
+{
+    if (zformat != V_DB_Z_FORMAT__Z_32_FLOAT)
         return compare_u(db->zfunc, znew, zold);
     float a, b;
     memcpy(&a, &znew, 4);
     memcpy(&b, &zold, 4);
     return compare_f(db->zfunc, a, b);
+}
+
+static inline bool z_passes(const struct db_state *db, uint32_t znew, uint32_t zold)
+{
+    return z_passes_fmt(db, db->zformat, znew, zold);
+}
+
+/* The window z zv clamped to the viewport's range when the clamp is on. */
+static inline double clamp_z(const struct db_state *db, double zv)
+{
+    return db->clamp ? (zv < db->zmin ? db->zmin : zv > db->zmax ? db->zmax : zv) : zv;
 }
 
 /* What the samples of one pixel share: the state of its face, the
@@ -499,11 +526,7 @@ static inline __attribute__((always_inline)) uint32_t pixel_samples(struct db_st
         uint32_t znew = 0;
         if (fc->ztest || db->z_clear) {
             double zv = z[s];
-            if (db->z_clear)
-                zv = db->clear_z;
-            else if (db->clamp)
-                zv = zv < db->zmin ? db->zmin : zv > db->zmax ? db->zmax : zv;
-            znew = encode_z(db, zv);
+            znew = encode_z(db, db->z_clear ? db->clear_z : clamp_z(db, zv));
         }
         if (pass && fc->ztest) {
             uint32_t zold = p->zcleared ? db->clear_z_bits : z_at(db, p->zr + zo);
@@ -578,17 +601,146 @@ void db_prefetch(struct db_state *db, unsigned x0, unsigned y0)
         prefetch_tile(&db->smap, &db->stile, db->swr, x0, y0, db->slice);
 }
 
-void db_block(struct db_state *db, unsigned x0, unsigned y0, uint32_t cov[64], const float *z, bool front)
+/* The tables of face f (struct db_stencil_lut) for the registers'
+ * reference. */
+static const struct db_stencil_lut *stencil_lut(struct db_state *db, unsigned f)
+{
+    struct db_stencil_lut *t = &db->slut[f];
+    if (t->built)
+        return t;
+    const unsigned op[DB_STENCIL_OUTCOMES] = {[DB_STENCIL_SFAIL] = db->sfail[f],
+                                              [DB_STENCIL_ZFAIL] = db->szfail[f],
+                                              [DB_STENCIL_ZPASS] = db->szpass[f]};
+    uint8_t ref = db->sref[f], mask = db->smask[f], wmask = db->swmask[f];
+    for (unsigned v = 0; v < 256; v++) {
+        t->pass[v] = compare_u(db->sfunc[f], (uint32_t)(ref & mask), v & mask);
+        for (unsigned k = 0; k < DB_STENCIL_OUTCOMES; k++) {
+            uint8_t n = stencil_op(op[k], (uint8_t)v, ref);
+            t->after[k][v] = (uint8_t)((v & ~(unsigned)wmask) | (n & wmask));
+        }
+    }
+    t->built = true;
+    return t;
+}
+
+/* Where the micro tile's pixel (x, y) lies in the two surfaces (db_block:
+ * through the tile's kept runs when there are any). */
+struct block_addr {
+    bool ztouch, sin, zruns, sruns;
+};
+
+static inline void block_pixel_at(struct db_state *db, const struct block_addr *a, struct db_pixel *p, unsigned x,
+                                  unsigned y)
+{
+    uint64_t zoff = 0, soff = 0;
+    if (a->zruns)
+        zoff = run_offset(&db->zmap, &db->ztile, x, y);
+    else if (a->ztouch)
+        zoff = tile_addr(&db->zmap, &db->ztile, x, y, db->slice);
+    if (a->sruns)
+        soff = run_offset(&db->smap, &db->stile, x, y);
+    else if (a->sin)
+        soff = tile_addr(&db->smap, &db->stile, x, y, db->slice);
+    pixel_at(db, p, zoff, soff);
+}
+
+/* pixel_samples for pixel (x, y) of a draw without clears (nothing
+ * exported), with depth format zformat and nsamp samples: the stencil by
+ * table, and a sample's depth computed and read only when its stencil
+ * test passed (pixel_samples uses it only then).  The same reads and
+ * writes in the same order. */
+static inline __attribute__((always_inline)) uint32_t
+block_samples(struct db_state *db, const struct db_face *fc, const struct db_stencil_lut *lut, const struct db_pixel *p,
+              uint32_t coverage, const struct db_zplane *zp, unsigned x, unsigned y, unsigned zformat, unsigned nsamp)
+{
+    uint32_t passed = 0;
+    unsigned npass = 0;
+    uint32_t todo = coverage & ((1u << nsamp) - 1u);
+    while (todo) {
+        unsigned s = (unsigned)__builtin_ctz(todo);
+        todo &= todo - 1u;
+        unsigned zo = s * db->zstride, so = s * db->sstride;
+        uint8_t sold = fc->stest ? p->sr[so] : 0;
+        unsigned outcome = DB_STENCIL_ZPASS;
+        uint32_t znew = 0;
+        if (fc->stest && !lut->pass[sold]) {
+            outcome = DB_STENCIL_SFAIL;
+        } else if (fc->ztest) {
+            znew = encode_z_fmt(db, zformat, clamp_z(db, db_zplane_at(zp, x, y, s)));
+            uint32_t zold = p->zcleared ? db->clear_z_bits : z_at_fmt(zformat, p->zr + zo);
+            outcome = z_passes_fmt(db, zformat, znew, zold) ? DB_STENCIL_ZPASS : DB_STENCIL_ZFAIL;
+        }
+        if (fc->stest)
+            p->sw[so] = lut->after[outcome][sold];
+        if (outcome == DB_STENCIL_ZPASS) {
+            if (fc->zstore)
+                store_z_fmt(db, zformat, p->zoff + zo, znew);
+            passed |= 1u << s;
+            npass++;
+        }
+    }
+    if (db->count)
+        db->zpass += npass;
+    return passed;
+}
+
+/* block_samples over the micro tile's covered pixels, for one depth format
+ * and sample count (constants where it is inlined). */
+static inline __attribute__((always_inline)) void
+block_tile(struct db_state *db, const struct db_face *fc, const struct db_stencil_lut *lut, const struct block_addr *a,
+           struct db_pixel *p, unsigned x0, unsigned y0, uint32_t cov[64], const struct db_zplane *zp,
+           unsigned zformat, unsigned nsamp)
+{
+    for (unsigned l = 0; l < 64; l++) {
+        if (!cov[l])
+            continue;
+        unsigned x = x0 + (l & 7), y = y0 + (l >> 3);
+        block_pixel_at(db, a, p, x, y);
+        cov[l] = block_samples(db, fc, lut, p, cov[l], zp, x, y, zformat, nsamp);
+    }
+}
+
+/* block_tile with the draw's depth format and, for one sample, its count
+ * as constants. */
+static void block_tile_fast(struct db_state *db, const struct db_face *fc, const struct db_stencil_lut *lut,
+                            const struct block_addr *a, struct db_pixel *p, unsigned x0, unsigned y0, uint32_t cov[64],
+                            const struct db_zplane *zp)
+{
+    unsigned n = db->samples < RS_MAX_SAMPLES ? db->samples : RS_MAX_SAMPLES;
+#define DB_BLOCK_TILE(fmt)                                                                                            \
+    do {                                                                                                              \
+        if (n == 1)                                                                                                   \
+            block_tile(db, fc, lut, a, p, x0, y0, cov, zp, fmt, 1);                                                   \
+        else                                                                                                          \
+            block_tile(db, fc, lut, a, p, x0, y0, cov, zp, fmt, n);                                                   \
+    } while (0)
+    switch (db->zformat) {
+    case V_DB_Z_FORMAT__Z_16: DB_BLOCK_TILE(V_DB_Z_FORMAT__Z_16); break;
+    case V_DB_Z_FORMAT__Z_24: DB_BLOCK_TILE(V_DB_Z_FORMAT__Z_24); break;
+    case V_DB_Z_FORMAT__Z_32_FLOAT: DB_BLOCK_TILE(V_DB_Z_FORMAT__Z_32_FLOAT); break;
+    default: DB_BLOCK_TILE(V_DB_Z_FORMAT__Z_INVALID); break;
+    }
+#undef DB_BLOCK_TILE
+}
+
+void db_block(struct db_state *db, unsigned x0, unsigned y0, uint32_t cov[64], const struct db_zplane *zp, bool front)
 {
     if (!db->active)
         return;
-    unsigned n = db->samples;
+    unsigned n = db->samples < RS_MAX_SAMPLES ? db->samples : RS_MAX_SAMPLES;
     bool has_z = db->zformat != V_DB_Z_FORMAT__Z_INVALID;
     bool zin = has_z && inside(&db->zmap, x0 + 7, y0 + 7), sin = db->has_stencil && inside(&db->smap, x0 + 7, y0 + 7);
     /* a tile partly outside a surface: pixel by pixel */
     if ((has_z && !zin) || (db->has_stencil && !sin)) {
-        for (unsigned l = 0; l < 64; l++)
-            cov[l] = db_fragment(db, x0 + (l & 7), y0 + (l >> 3), cov[l], z + l * n, NULL, front);
+        for (unsigned l = 0; l < 64; l++) {
+            if (!cov[l])
+                continue;
+            unsigned x = x0 + (l & 7), y = y0 + (l >> 3);
+            float z[RS_MAX_SAMPLES];
+            for (unsigned s = 0; s < n; s++)
+                z[s] = db_zplane_at(zp, x, y, s);
+            cov[l] = db_fragment(db, x, y, cov[l], z, NULL, front);
+        }
         return;
     }
     uint32_t any = 0;
@@ -605,23 +757,25 @@ void db_block(struct db_state *db, unsigned x0, unsigned y0, uint32_t cov[64], c
     bool ztouch = zin && db->z_touch;
     struct db_pixel p = {.zs = zin, .ss = sin, .zcleared = ztouch && tile_cleared(db, x0, y0)};
     /* the tile's runs once */
-    uint64_t zoff = ztouch ? tile_addr(&db->zmap, &db->ztile, x0, y0, db->slice) : 0;
-    uint64_t soff = sin ? tile_addr(&db->smap, &db->stile, x0, y0, db->slice) : 0;
-    bool zruns = ztouch && db->ztile.n, sruns = sin && db->stile.n;
+    if (ztouch)
+        (void)tile_addr(&db->zmap, &db->ztile, x0, y0, db->slice);
+    if (sin)
+        (void)tile_addr(&db->smap, &db->stile, x0, y0, db->slice);
+    struct block_addr a = {.ztouch = ztouch, .sin = sin, .zruns = ztouch && db->ztile.n, .sruns = sin && db->stile.n};
+    if (!db->z_clear && !db->s_clear) {
+        const struct db_stencil_lut *lut = fc.stest ? stencil_lut(db, !front && db->backface ? 1 : 0) : NULL;
+        block_tile_fast(db, &fc, lut, &a, &p, x0, y0, cov, zp);
+        return;
+    }
     for (unsigned l = 0; l < 64; l++) {
         if (!cov[l])
             continue;
         unsigned x = x0 + (l & 7), y = y0 + (l >> 3);
-        if (zruns)
-            zoff = run_offset(&db->zmap, &db->ztile, x, y);
-        else if (ztouch)
-            zoff = tile_addr(&db->zmap, &db->ztile, x, y, db->slice);
-        if (sruns)
-            soff = run_offset(&db->smap, &db->stile, x, y);
-        else if (sin)
-            soff = tile_addr(&db->smap, &db->stile, x, y, db->slice);
-        pixel_at(db, &p, zoff, soff);
-        cov[l] = pixel_samples(db, &fc, &p, cov[l], z + l * n);
+        float z[RS_MAX_SAMPLES];
+        for (unsigned s = 0; s < n; s++)
+            z[s] = db_zplane_at(zp, x, y, s);
+        block_pixel_at(db, &a, &p, x, y);
+        cov[l] = pixel_samples(db, &fc, &p, cov[l], z);
     }
 }
 

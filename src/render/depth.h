@@ -27,6 +27,36 @@
 /* Runs of a micro tile kept (8 samples of 32-bit depth in 64-byte runs: 32). */
 #define DB_TILE_RUNS_MAX 32
 
+/* The stored stencil values after a fragment, by what happened to it
+ * (GL 4.1.5: the operation STENCILFAIL, STENCILZFAIL or STENCILZPASS
+ * names). */
+enum db_stencil_outcome { DB_STENCIL_SFAIL, DB_STENCIL_ZFAIL, DB_STENCIL_ZPASS, DB_STENCIL_OUTCOMES };
+
+/* One face's stencil test and operations as tables over the stored value
+ * v (0..255), for a reference from the registers: whether the test passes,
+ * and the value stored after each outcome, under the write mask. */
+struct db_stencil_lut {
+    bool built;
+    bool pass[256];
+    uint8_t after[DB_STENCIL_OUTCOMES][256];
+};
+
+/* The plane of a primitive's window z: at the point (X, Y) in pixels,
+ * z0 + zdx (X - zx0) + zdy (Y - zy0); sample s of pixel (x, y) lies
+ * (sdx[s], sdy[s]) pixels from the pixel's centre. */
+struct db_zplane {
+    double z0, zx0, zy0, zdx, zdy;
+    double sdx[RS_MAX_SAMPLES], sdy[RS_MAX_SAMPLES];
+};
+
+/* The window z at sample s of pixel (x, y) (as a float: the depth the DB
+ * tests). */
+static inline float db_zplane_at(const struct db_zplane *p, unsigned x, unsigned y, unsigned s)
+{
+    double px = (double)x + 0.5 + p->sdx[s], py = (double)y + 0.5 + p->sdy[s];
+    return (float)(p->z0 + p->zdx * (px - p->zx0) + p->zdy * (py - p->zy0));
+}
+
 struct db_state {
     bool active;                  /* db_fragment has anything to test, write or count */
     bool z_on, z_write, s_on;     /* tests in force (and a surface behind them) */
@@ -44,6 +74,7 @@ struct db_state {
     unsigned zfunc;
     unsigned sfunc[2], sfail[2], szpass[2], szfail[2];  /* [0] front, [1] back */
     uint8_t sref[2], smask[2], swmask[2];
+    struct db_stencil_lut slut[2];  /* per face, made at db_block's first use */
     bool backface;                /* DB_DEPTH_CONTROL.BACKFACE_ENABLE */
     float zmin, zmax;             /* PA_SC_VPORT_ZMIN_0 / ZMAX_0 */
     float clear_z;                /* DB_DEPTH_CLEAR */
@@ -89,10 +120,13 @@ uint32_t db_fragment(struct db_state *db, unsigned x, unsigned y, uint32_t cover
 
 /* db_fragment for the 64 pixels of the micro tile at (x0, y0) (multiples
  * of 8), pixel l = (y - y0) * 8 + (x - x0) with coverage cov[l] (replaced
- * by the samples that passed) and the depth of sample s at z[l * samples
- * + s], of one primitive and no exported stencil reference: the same
- * results, with the tile's HTILE word and runs found once. */
-void db_block(struct db_state *db, unsigned x0, unsigned y0, uint32_t cov[64], const float *z, bool front);
+ * by the samples that passed) and the depth of sample s of (x, y)
+ * db_zplane_at(zp, x, y, s), of one primitive and no exported stencil
+ * reference: the same results, with the tile's HTILE word and runs found
+ * once, the stencil test and operations by table (struct db_stencil_lut)
+ * and a sample's depth computed only when its stencil test passed. */
+void db_block(struct db_state *db, unsigned x0, unsigned y0, uint32_t cov[64], const struct db_zplane *zp,
+              bool front);
 
 /* A hint before the micro tile at (x0, y0) is shaded: the DB will soon
  * read and write its depth, stencil and HTILE bytes, so the CPU may fetch

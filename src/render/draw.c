@@ -64,9 +64,9 @@ struct draw_ctx {
     struct cb_alpha_mask a2m;  /* DB_ALPHA_TO_MASK */
     struct db_state db;        /* depth.c; db.zpass counts this thread's passes */
     bool shading;              /* the pixel stage runs (CB_NORMAL, or CB_DISABLE with a Z export / kill) */
-    /* window z of the sub-triangle being rasterised: z0 + zdx * (X - x0) +
-     * zdy * (Y - y0) at the point (X, Y) in pixels */
-    double z0, zx0, zy0, zdx, zdy;
+    /* window z of the sub-triangle being rasterised, and the samples'
+     * offsets (z_plane) */
+    struct db_zplane zp;
     uint32_t clip_cntl;
     float gb_x, gb_y;
     struct clip_plane_src plane[CLIP_MAX_PLANES];
@@ -271,8 +271,7 @@ static inline unsigned coverage_count(uint32_t m)
 /* The primitive's window z at sample s of pixel (x, y) (its plane). */
 static inline float sample_z(const struct draw_ctx *d, unsigned x, unsigned y, unsigned s)
 {
-    double px = (double)x + 0.5 + d->rs.sample_dx[s] / 16.0, py = (double)y + 0.5 + d->rs.sample_dy[s] / 16.0;
-    return (float)(d->z0 + d->zdx * (px - d->zx0) + d->zdy * (py - d->zy0));
+    return db_zplane_at(&d->zp, x, y, s);
 }
 
 /* The depth and stencil tests of a fragment (depth.c): the samples of
@@ -302,12 +301,7 @@ static uint32_t depth_test(struct draw_ctx *d, unsigned x, unsigned y, uint32_t 
  * becomes the samples that pass. */
 static void depth_test_block(struct draw_ctx *d, unsigned x0, unsigned y0, uint32_t cov[64])
 {
-    unsigned n = d->rs.samples;
-    float z[64 * RS_MAX_SAMPLES];
-    for (unsigned l = 0; l < 64; l++)
-        for (unsigned s = 0; s < n; s++)
-            z[l * n + s] = sample_z(d, x0 + (l & 7), y0 + (l >> 3), s);
-    db_block(&d->db, x0, y0, cov, z, d->prim.front_face);
+    db_block(&d->db, x0, y0, cov, &d->zp, d->prim.front_face);
 }
 
 static void write_shaded(struct draw_ctx *d, const struct vc_pixel_in *in, const struct vc_pixel_out *out)
@@ -578,7 +572,8 @@ static inline void pixel_pos(const struct draw_ctx *d, int x, int y, const doubl
     pos[3] = 1.0f;
     if (!d->pos_zw)
         return;
-    pos[2] = (float)(d->z0 + d->zdx * ((double)x + 0.5 - d->zx0) + d->zdy * ((double)y + 0.5 - d->zy0));
+    const struct db_zplane *zp = &d->zp;
+    pos[2] = (float)(zp->z0 + zp->zdx * ((double)x + 0.5 - zp->zx0) + zp->zdy * ((double)y + 0.5 - zp->zy0));
     const float *iw = d->m_identity ? d->prim_inv_w : d->sub_inv_w;
     double inv = (1.0 - ij[0] - ij[1]) * iw[0] + ij[0] * iw[1] + ij[1] * iw[2];
     pos[3] = (float)(1.0 / inv);
@@ -810,6 +805,25 @@ static int shade_block(struct draw_ctx *d, const struct rs_block *b)
     return flush_pending(d) ? -1 : 1;
 }
 
+/* A draw without the pixel stage testing depth and stencil only (on_pixel's
+ * DB-alone case, not a DB copy): whole micro tiles go to the DB at once. */
+static bool db_alone(const struct draw_ctx *d)
+{
+    return !d->shading && d->db.active && (d->mode == V_CB_MODE__CB_NORMAL || d->mode == V_CB_MODE__CB_DISABLE);
+}
+
+/* on_pixel's DB-alone work for the 64 pixels of block b, every sample
+ * covered, and its counts. */
+static void db_alone_block(struct draw_ctx *d, const struct rs_block *b)
+{
+    uint32_t cov[64];
+    for (unsigned l = 0; l < 64; l++)
+        cov[l] = (1u << d->rs.samples) - 1u;
+    depth_test_block(d, (unsigned)b->x, (unsigned)b->y, cov);
+    if (d->mode != V_CB_MODE__CB_NORMAL)
+        d->stats.cb_op_pixels += 64;
+}
+
 static int on_block(void *ctx, const struct rs_block *b)
 {
     struct draw_ctx *d = ctx;
@@ -828,17 +842,23 @@ static int on_block(void *ctx, const struct rs_block *b)
             cb_tile_expand(&d->cb[0], (unsigned)b->x, (unsigned)b->y);
         return 1;
     }
+    if (db_alone(d)) {
+        db_alone_block(d, b);
+        return 1;
+    }
     return shade_block(d, b);
 }
 
 /* Whole blocks: the resolve's tile copy; the fast-clear elimination's tile
- * expansion; the batched pixel stage's 64-pixel batches (unless
- * vc_render_set_block_path turned them off). */
+ * expansion; the DB alone's tiles; the batched pixel stage's 64-pixel
+ * batches (unless vc_render_set_block_path turned them off). */
 static bool block_path(const struct draw_ctx *d)
 {
     if (d->mode == V_CB_MODE__CB_RESOLVE)
         return true;
     if (d->mode == V_CB_MODE__CB_ELIMINATE_FAST_CLEAR)
+        return !d->r->block_path_off;
+    if (db_alone(d))
         return !d->r->block_path_off;
     return d->shading && d->batched && !d->rs.per_sample && EG_PS_BATCH_MAX == 64 &&
            !d->r->block_path_off;
@@ -944,11 +964,11 @@ static void z_plane(struct draw_ctx *d, const struct rs_vertex v[3])
     double x2 = (double)(v[2].x - v[0].x) / 4096.0, y2 = (double)(v[2].y - v[0].y) / 4096.0;
     double z1 = (double)v[1].z - v[0].z, z2 = (double)v[2].z - v[0].z;
     double det = x1 * y2 - x2 * y1;
-    d->z0 = v[0].z;
-    d->zx0 = (double)v[0].x / 4096.0;
-    d->zy0 = (double)v[0].y / 4096.0;
-    d->zdx = det != 0.0 ? (z1 * y2 - z2 * y1) / det : 0.0;
-    d->zdy = det != 0.0 ? (x1 * z2 - x2 * z1) / det : 0.0;
+    d->zp.z0 = v[0].z;
+    d->zp.zx0 = (double)v[0].x / 4096.0;
+    d->zp.zy0 = (double)v[0].y / 4096.0;
+    d->zp.zdx = det != 0.0 ? (z1 * y2 - z2 * y1) / det : 0.0;
+    d->zp.zdy = det != 0.0 ? (x1 * z2 - x2 * z1) / det : 0.0;
 }
 
 static void setup_threads(struct draw_ctx *d);
@@ -1429,6 +1449,10 @@ int vc_render_draw(struct vc_render *r, const struct vc_regs *regs, const struct
     }
     if (rs_state_init(&d->rs, regs, err))
         goto out;
+    for (unsigned s = 0; s < d->rs.samples && s < RS_MAX_SAMPLES; s++) {
+        d->zp.sdx[s] = d->rs.sample_dx[s] / 16.0;
+        d->zp.sdy[s] = d->rs.sample_dy[s] / 16.0;
+    }
     if (d->mode == V_CB_MODE__CB_NORMAL || d->mode == V_CB_MODE__CB_DISABLE) {
         if (db_init(&d->db, regs, mem, d->rs.samples, &r->tiling, err))
             goto out;
