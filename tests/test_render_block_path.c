@@ -17,7 +17,9 @@
  * helper pixels) against the per-pixel path on a program whose exports
  * do not depend on them.  And the wave's batches of several primitives'
  * pixels (points, lines, small triangles in one draw) against the
- * per-pixel path. */
+ * per-pixel path.  And early Z (depth and stencil tested before the
+ * batched pixel stage, which a block with nothing passing skips) against
+ * the per-pixel path's tests after shading. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -84,6 +86,60 @@ static const struct eg_program *vs_override;
 /* DB_COUNT_CONTROL.ZPASS_INCREMENT_DISABLE (the scene leaves it 0: counting) */
 static bool no_zpass_count;
 #define VS_OFFSET 0x3800u
+/* scene_add_db before the draws */
+static bool with_db;
+
+/* Depth (Z_16) and stencil surfaces for the scene's window, 2D tiled with
+ * ns samples, behind its buffers (its memory grown), tested as piglit's
+ * manifest pass does: stencil EQUAL 0, INCR on a depth pass, depth LESS,
+ * written.  Their bytes in 256-byte pieces (micro tiles, as the DB lays
+ * them out) all passing, all failing or random: blocks where no sample
+ * passes (early Z skips their pixel stage), where some do and where all
+ * do. */
+#define DB_W 1280u
+#define DB_H 768u   /* the 720 rows rounded up to 2D macro tiles (64 rows) */
+static void scene_add_db(struct scene *sc, unsigned ns)
+{
+    uint64_t zbytes = (uint64_t)DB_W * DB_H * 2 * ns, sbytes = (uint64_t)DB_W * DB_H * ns;
+    uint64_t zaddr = (sc->gpu_base + sc->mem_size + 0xFFFFu) & ~0xFFFFull, saddr = zaddr + zbytes;
+    uint64_t size = saddr + sbytes - sc->gpu_base;
+    uint8_t *mem = realloc(sc->mem, size);
+    assert_non_null(mem);
+    sc->mem = mem;
+    sc->mem_size = size;
+    for (uint64_t i = 0; i < zbytes + sbytes; i += 256) {
+        unsigned mode = test_rand() % 3;
+        bool stencil = i >= zbytes;
+        for (unsigned j = 0; j < 256; j++)
+            mem[zaddr - sc->gpu_base + i + j] = mode == 0   ? (stencil ? 0x00 : 0xFF)    /* passes */
+                                                : mode == 1 ? (stencil ? 0x01 : 0x00)  /* fails */
+                                                            : (uint8_t)(test_rand() % 2 ? test_rand() : 0);
+    }
+    unsigned lns = ns == 8 ? 3 : ns == 4 ? 2 : ns == 2 ? 1 : 0;
+    struct vc_regs *r = sc->regs;
+    scene_set_reg(r, REG_DB_Z_INFO, S_DB_Z_INFO__FORMAT(V_DB_Z_FORMAT__Z_16) |
+                                      S_DB_Z_INFO__ARRAY_MODE(V_ARRAY_MODE__ARRAY_2D_TILED_THIN1) |
+                                      S_DB_Z_INFO__NUM_SAMPLES(lns) | S_DB_Z_INFO__NUM_BANKS(2) |
+                                      S_DB_Z_INFO__TILE_SPLIT(6));
+    scene_set_reg(r, REG_DB_STENCIL_INFO, S_DB_STENCIL_INFO__FORMAT(V_DB_STENCIL_FORMAT__STENCIL_8) |
+                                            S_DB_STENCIL_INFO__TILE_SPLIT(6));
+    scene_set_reg(r, REG_DB_DEPTH_SIZE, S_DB_DEPTH_SIZE__PITCH_TILE_MAX(DB_W / 8 - 1) |
+                                          S_DB_DEPTH_SIZE__HEIGHT_TILE_MAX(DB_H / 8 - 1));
+    scene_set_reg(r, REG_DB_Z_READ_BASE, (uint32_t)(zaddr >> 8));
+    scene_set_reg(r, REG_DB_Z_WRITE_BASE, (uint32_t)(zaddr >> 8));
+    scene_set_reg(r, REG_DB_STENCIL_READ_BASE, (uint32_t)(saddr >> 8));
+    scene_set_reg(r, REG_DB_STENCIL_WRITE_BASE, (uint32_t)(saddr >> 8));
+    scene_set_reg(r, REG_DB_DEPTH_CONTROL,
+                  S_DB_DEPTH_CONTROL__Z_ENABLE(1) | S_DB_DEPTH_CONTROL__Z_WRITE_ENABLE(1) |
+                      S_DB_DEPTH_CONTROL__ZFUNC(V_COMPARE_FUNC__STENCILFUNC_LESS) |
+                      S_DB_DEPTH_CONTROL__STENCIL_ENABLE(1) |
+                      S_DB_DEPTH_CONTROL__STENCILFUNC(V_COMPARE_FUNC__STENCILFUNC_EQUAL) |
+                      S_DB_DEPTH_CONTROL__STENCILZPASS(V_STENCIL_OP__STENCIL_INCR));
+    scene_set_reg(r, REG_DB_STENCILREFMASK,
+                  S_DB_STENCILREFMASK__STENCILMASK(0xFF) | S_DB_STENCILREFMASK__STENCILWRITEMASK(0xFF));
+    scene_set_float(r, REG_PA_SC_VPORT_ZMIN_0, 0.0f);
+    scene_set_float(r, REG_PA_SC_VPORT_ZMAX_0, 1.0f);
+}
 static void render_trial_ps(struct scene *sc, unsigned ns, const struct trial *t, bool block_path,
                             const uint8_t *fmask_fill, const struct eg_program *ps, struct vc_render_stats *stats)
 {
@@ -104,6 +160,8 @@ static void render_trial_ps(struct scene *sc, unsigned ns, const struct trial *t
         scene_set_reg(sc->regs, REG_SPI_BARYC_CNTL, baryc_cntl);
     if (no_zpass_count)   /* as the demo programs it: the DB then has nothing to do */
         scene_set_reg(sc->regs, REG_DB_COUNT_CONTROL, S_DB_COUNT_CONTROL__ZPASS_INCREMENT_DISABLE(1));
+    if (with_db)
+        scene_add_db(sc, ns);
     if (vs_override) {
         uint64_t at = sc->extra_addr + VS_OFFSET;
         memset(sc->mem + (at - sc->gpu_base), 0, vs_override->ndw * 4 + 256);
@@ -600,6 +658,59 @@ static void block_routes_match_pixels(void **state)
     }
 }
 
+/* Early Z (draw.c early_z: a block's depth and stencil tests before its
+ * batched pixel stage, which it skips when no sample passed) against the
+ * per-pixel path, which tests after shading: the same bytes (colour,
+ * depth, stencil), pixels shaded, samples written and ZPASS count, over
+ * scene_add_db's surfaces, at 2 and 4 samples, on one and three threads;
+ * with the demo's program and with one that may KILL (early Z must not
+ * run: the kill decides what the DB sees).  Checked by hand when this was
+ * written: early Z for a program that may kill fails it, and so does a
+ * skipped block not counted as shaded. */
+static void early_z_matches_pixels(void **state)
+{
+    (void)state;
+    static const unsigned sample_counts[] = {2, 4};
+    uint32_t words[256];
+    struct eg_program kill_ps;
+    struct eg_asm as;
+    interp_colour(&as);
+    eg_asm_alu(&as, &(struct eg_alu){.op = V_SQ_ALU_OP2__KILLGT, .dst = {.gpr = 2, .chan = 1},
+                                     .src = {eg_src_lit_f(0.4f), eg_src_gpr(1, 2)}, .last = true});
+    export_r1(&as, words, 256, &kill_ps);
+    test_rand_seed(0xEA21);
+    with_db = true;
+    for (unsigned si = 0; si < sizeof sample_counts / sizeof sample_counts[0]; si++) {
+        unsigned ns = sample_counts[si];
+        for (unsigned k = 0; k < 4; k++) {
+            struct trial t;
+            random_trial(&t, k);
+            bool kill = k >= 2;
+            struct scene fast, slow;
+            uint8_t *fill = zero_fmask(ns);
+            struct vc_render_stats fs, ss;
+            uint64_t seed = test_rand();
+            test_rand_seed(seed);   /* the same surfaces' bytes both times */
+            render_trial_ps(&fast, ns, &t, true, fill, kill ? &kill_ps : NULL, &fs);
+            test_rand_seed(seed);
+            render_trial_ps(&slow, ns, &t, false, fill, kill ? &kill_ps : NULL, &ss);
+            same_result(&fast, &slow, &fs, &ss, ns, k);
+            assert_int_equal(fs.zpass_samples, ss.zpass_samples);
+            assert_true(fs.blocks_batched > 100);
+            /* some samples passed, not all */
+            assert_true(fs.zpass_samples > 1000);
+            assert_true(fs.zpass_samples < fs.pixels_shaded * ns);
+            printf("%ux%s (%u thread%s): %llu blocks whole, %llu pixels shaded, %llu samples passed: equal\n", ns,
+                   kill ? " kill" : "", t.threads, t.threads > 1 ? "s" : "", (unsigned long long)fs.blocks_batched,
+                   (unsigned long long)fs.pixels_shaded, (unsigned long long)fs.zpass_samples);
+            free(fill);
+            scene_free(&fast);
+            scene_free(&slow);
+        }
+    }
+    with_db = false;
+}
+
 /* cb_write_tile's 8-bit UNORM stores (its own per-fragment path and the
  * whole-tile path, both through the branch-free conversion in cb.c) against
  * cb_write (cb_export_convert + cb_pack) fragment by fragment, under each
@@ -738,6 +849,7 @@ int main(void)
         cmocka_unit_test(wave_path_matches_pixels),
         cmocka_unit_test(carried_pixels_match_pixels),
         cmocka_unit_test(block_routes_match_pixels),
+        cmocka_unit_test(early_z_matches_pixels),
         cmocka_unit_test(unorm8_stores_match_cb_write),
         cmocka_unit_test(lanes_store_matches_cb_write),
     };

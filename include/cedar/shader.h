@@ -460,6 +460,9 @@ const bool *eg_ps_batch_killed(const struct eg_ps_batch *b);
 /* Whether the last run killed any of its pixels (false at once for a
  * program that cannot kill). */
 bool eg_ps_batch_any_killed(const struct eg_ps_batch *b);
+/* Whether a run of the program may kill pixels (false: eg_ps_batch_killed
+ * is all false after every run). */
+bool eg_ps_batch_can_kill(const struct eg_ps_batch *b);
 
 /* The pixel shader over a wave of up to EG_WAVE_MAX lanes (src/shader/wave.c),
  * for any program eg_run_ps_lanes runs (control flow, predication, fetches,

@@ -147,7 +147,7 @@ int db_init(struct db_state *db, const struct vc_regs *regs, const struct vc_mem
             const struct cedar_tiling *tiling, struct vc_draw_err *err)
 {
     memset(db, 0, sizeof *db);
-    db->ztile.mx = db->stile.mx = -1;
+    db->ztile.mx = db->stile.mx = db->zahead.mx = db->sahead.mx = -1;
     uint32_t dc = vc_reg(regs, REG_DB_DEPTH_CONTROL), zinfo = vc_reg(regs, REG_DB_Z_INFO);
     uint32_t sinfo = vc_reg(regs, REG_DB_STENCIL_INFO), rc = vc_reg(regs, REG_DB_RENDER_CONTROL);
     uint32_t sc = vc_reg(regs, REG_DB_SHADER_CONTROL);
@@ -218,6 +218,7 @@ int db_init(struct db_state *db, const struct vc_regs *regs, const struct vc_mem
         if (db->slice >= db->zmap.slices)
             return rs_fail(err, "DB: DB_DEPTH_VIEW SLICE_START %u is past SLICE_MAX", db->slice);
         tile_runs_init(&db->ztile, &db->zmap);
+        tile_runs_init(&db->zahead, &db->zmap);
         db->zstride = sample_stride(&db->zmap);
         if (G_DB_Z_INFO__TILE_SURFACE_ENABLE(zinfo) && vc_reg(regs, REG_DB_HTILE_SURFACE)) {
             unsigned cl_w, cl_h;
@@ -241,6 +242,7 @@ int db_init(struct db_state *db, const struct vc_regs *regs, const struct vc_mem
         if (db->slice >= db->smap.slices)
             return rs_fail(err, "DB: DB_DEPTH_VIEW SLICE_START %u is past SLICE_MAX", db->slice);
         tile_runs_init(&db->stile, &db->smap);
+        tile_runs_init(&db->sahead, &db->smap);
         db->sstride = sample_stride(&db->smap);
     }
     return 0;
@@ -593,12 +595,12 @@ void db_prefetch(struct db_state *db, unsigned x0, unsigned y0)
     if (!db->active)
         return;
     if (db->z_touch && inside(&db->zmap, x0 + 7, y0 + 7)) {
-        prefetch_tile(&db->zmap, &db->ztile, db->zwr, x0, y0, db->slice);
+        prefetch_tile(&db->zmap, &db->zahead, db->zwr, x0, y0, db->slice);
         if (db->htile)
             __builtin_prefetch(htile_word(db, x0, y0), 1);
     }
     if (db->has_stencil && inside(&db->smap, x0 + 7, y0 + 7))
-        prefetch_tile(&db->smap, &db->stile, db->swr, x0, y0, db->slice);
+        prefetch_tile(&db->smap, &db->sahead, db->swr, x0, y0, db->slice);
 }
 
 /* The tables of face f (struct db_stencil_lut) for the registers'

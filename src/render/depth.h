@@ -91,6 +91,7 @@ struct db_state {
         unsigned run_shift, run_mask; /* the map's run_bytes as a shift and a mask */
         uint64_t run[DB_TILE_RUNS_MAX];
     } ztile, stile;
+    struct db_tile_runs zahead, sahead;  /* db_prefetch's, apart: it may look ahead of the tile tested */
     unsigned zstride, sstride;    /* bytes from a pixel's sample to the next */
     uint8_t *zrd, *zwr, *srd, *swr;
     uint32_t *htile;              /* NULL: no HTILE */
@@ -128,7 +129,7 @@ uint32_t db_fragment(struct db_state *db, unsigned x, unsigned y, uint32_t cover
 void db_block(struct db_state *db, unsigned x0, unsigned y0, uint32_t cov[64], const struct db_zplane *zp,
               bool front);
 
-/* A hint before the micro tile at (x0, y0) is shaded: the DB will soon
+/* A hint before the micro tile at (x0, y0) is shaded or tested: the DB will soon
  * read and write its depth, stencil and HTILE bytes, so the CPU may fetch
  * them meanwhile.  Changes no result. */
 void db_prefetch(struct db_state *db, unsigned x0, unsigned y0);

@@ -97,6 +97,11 @@ struct draw_ctx {
     unsigned rows_claimed;         /* the threads' shared rs_state.row_next */
     const struct rs_vertex *pair;  /* CB_RESOLVE quad: the second half (rs_pair) */
     unsigned npending;
+    /* early Z (shade_block): the block's depth and stencil results, found
+     * before its pixel stage ran, for the write to take (db_done) */
+    bool db_done;
+    uint32_t db_cov[64];
+    bool batch_ran;            /* a run of the batched pixel stage succeeded in this draw */
     bool pending_block;        /* pending[] is shade_block's: one micro tile, row by row, all covered */
     bool pending_weighted;     /* shade_block set pending[]'s weights already */
     struct vc_pixel_in pending[EG_PS_BATCH_MAX];
@@ -453,10 +458,15 @@ static int write_batch(struct draw_ctx *d, unsigned done, bool block, unsigned k
             lost |= cov[l] != d->pending[l].coverage;
         }
     } else if (block && done == 64 && !d->a2m.on) {
-        /* a whole micro tile: the DB takes it at once */
-        for (unsigned l = 0; l < done; l++)
-            cov[l] = killed[l] ? 0 : d->pending[l].coverage;
-        depth_test_block(d, d->pending[0].x, d->pending[0].y, cov);
+        /* a whole micro tile: the DB takes it at once (or took it: early Z) */
+        if (d->db_done) {
+            memcpy(cov, d->db_cov, sizeof d->db_cov);
+            d->db_done = false;
+        } else {
+            for (unsigned l = 0; l < done; l++)
+                cov[l] = killed[l] ? 0 : d->pending[l].coverage;
+            depth_test_block(d, d->pending[0].x, d->pending[0].y, cov);
+        }
         for (unsigned l = 0; l < done; l++)
             lost |= cov[l] != d->pending[l].coverage;
     } else {
@@ -528,13 +538,18 @@ static int flush_pending(struct draw_ctx *d)
                                  n, d->shaded, &done, d->err);
     /* target by target: the batch is one micro tile (shade_and_write
      * flushes at a tile change) */
-    if (rc == 1)
+    if (rc == 1) {
+        d->batch_ran = true;
         return write_batch(d, done, block, 0);
+    }
     struct cb_fragment frag[EG_PS_BATCH_MAX];
     uint32_t cov[EG_PS_BATCH_MAX];
+    bool db_done = d->db_done && block && done == 64;   /* early Z took the block (early_z) */
+    d->db_done = false;
     for (unsigned l = 0; l < done; l++) {
         const struct vc_pixel_out *o = &d->shaded[l];
-        cov[l] = o->killed ? 0
+        cov[l] = db_done ? d->db_cov[l]
+                 : o->killed ? 0
                            : depth_test(d, d->pending[l].x, d->pending[l].y,
                                         o->num_colors ? cb_alpha_mask_apply(&d->a2m, d->pending[l].x, d->pending[l].y,
                                                                             o->color[0][3], d->pending[l].coverage)
@@ -748,6 +763,22 @@ static unsigned block_lanes_written(struct draw_ctx *d, const struct rs_block *b
     return RS_NUM_CB;
 }
 
+/* Whether a fully covered block's depth and stencil tests may run before
+ * its pixel stage (early Z) with the same results.  The batched stage
+ * takes only straight-line programs exporting colour (cedar/shader.h
+ * eg_ps_batch_new: no fetches, memory writes, depth, stencil or mask
+ * exports; write_batch tests without exports), so the tests depend on what
+ * it computes only through a KILL or alpha to mask, both excluded here;
+ * and a run of it succeeded in this draw (its one failure, a parameter
+ * past the primitive's, would be the same for every block).  A block
+ * whose samples all fail then skips the stage; the counters stay as if it
+ * ran (the model does not read DB_SHADER_CONTROL.Z_ORDER: for such a
+ * program late and early Z give the same bytes). */
+static bool early_z(const struct draw_ctx *d)
+{
+    return d->db.active && d->batch && d->batch_ran && !d->a2m.on && !eg_ps_batch_can_kill(d->batch);
+}
+
 /* A fully covered 8x8 block of a CB_NORMAL draw, batched and shaded once
  * per pixel: the 64 pixels go to the batch as on_pixel / shade_and_write
  * would queue them (raster order, every sample covered, so the centroid
@@ -759,7 +790,26 @@ static int shade_block(struct draw_ctx *d, const struct rs_block *b)
 {
     if (flush_pending(d))
         return -1;
-    db_prefetch(&d->db, (unsigned)b->x, (unsigned)b->y); /* fetched while the block shades */
+    if (early_z(d)) {
+        /* the DB first (the next block's bytes fetched meanwhile); nothing
+         * passed: no colour to write, the block counted as write_batch
+         * counts it */
+        db_prefetch(&d->db, (unsigned)b->x + 8, (unsigned)b->y);
+        uint32_t any = 0;
+        for (unsigned l = 0; l < 64; l++)
+            d->db_cov[l] = (1u << d->rs.samples) - 1u;
+        depth_test_block(d, (unsigned)b->x, (unsigned)b->y, d->db_cov);
+        for (unsigned l = 0; l < 64; l++)
+            any |= d->db_cov[l];
+        if (!any) {
+            d->stats.blocks_batched++;
+            d->stats.pixels_shaded += 64;
+            return 1;
+        }
+        d->db_done = true;
+    } else {
+        db_prefetch(&d->db, (unsigned)b->x, (unsigned)b->y); /* fetched while the block shades */
+    }
     /* the centre's weights only: computed here from the block's edge
      * values, without the per-pixel (i, j) triples the flush would read */
     bool centre = d->m_identity && spi_centre_only(&d->spi, d->baryc_needed);
@@ -779,6 +829,7 @@ static int shade_block(struct draw_ctx *d, const struct rs_block *b)
             ij[VC_BARYC_LINEAR_CENTER][1] = w[3];
         }
         if (render_shade_block(d->r, d->lanes, &d->prim, ij) == 1) {
+            d->batch_ran = true;
             d->stats.blocks_batched++;
             unsigned k0 = block_lanes_written(d, b);
             if (k0 == RS_NUM_CB)
@@ -819,6 +870,7 @@ static void db_alone_block(struct draw_ctx *d, const struct rs_block *b)
     uint32_t cov[64];
     for (unsigned l = 0; l < 64; l++)
         cov[l] = (1u << d->rs.samples) - 1u;
+    db_prefetch(&d->db, (unsigned)b->x + 8, (unsigned)b->y);   /* the next block's bytes, fetched meanwhile */
     depth_test_block(d, (unsigned)b->x, (unsigned)b->y, cov);
     if (d->mode != V_CB_MODE__CB_NORMAL)
         d->stats.cb_op_pixels += 64;

@@ -729,6 +729,11 @@ const bool *eg_ps_batch_killed(const struct eg_ps_batch *b)
     return b->killed;
 }
 
+bool eg_ps_batch_can_kill(const struct eg_ps_batch *b)
+{
+    return b->can_kill;
+}
+
 bool eg_ps_batch_any_killed(const struct eg_ps_batch *b)
 {
     if (!b->can_kill)
