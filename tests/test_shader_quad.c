@@ -132,6 +132,9 @@ static void gradients_of_polynomials(void **state)
 
 static unsigned mip_filter;
 static unsigned base_level;
+static unsigned min_filter = V_SQ_TEX_XY_FILTER__SQ_TEX_XY_FILTER_POINT;
+static unsigned mag_filter = V_SQ_TEX_XY_FILTER__SQ_TEX_XY_FILTER_POINT;
+static bool one_level;     /* the view exposes BASE_LEVEL only (LAST_LEVEL = BASE_LEVEL) */
 static bool cube;          /* a cube map of 64 x 64 faces instead */
 
 static int res(void *c, unsigned r, struct eg_tex_resource *o, char *m, size_t n)
@@ -140,7 +143,7 @@ static int res(void *c, unsigned r, struct eg_tex_resource *o, char *m, size_t n
     *o = (struct eg_tex_resource){ .width = SIZE, .height = SIZE, .depth = cube ? 6 : 1, .dst_sel = EG_SWZ_XYZW,
                                    .dim = cube ? V_SQ_TEX_DIM__SQ_TEX_DIM_CUBEMAP : V_SQ_TEX_DIM__SQ_TEX_DIM_2D,
                                    .levels = LEVELS,
-                                   .base_level = base_level, .last_level = LEVELS - 1 };
+                                   .base_level = base_level, .last_level = one_level ? base_level : LEVELS - 1 };
     return 0;
 }
 
@@ -149,18 +152,17 @@ static int samp(void *c, unsigned s, unsigned r, struct eg_tex_sampler *o, char 
     (void)c, (void)s, (void)r, (void)m, (void)n;
     *o = (struct eg_tex_sampler){ .clamp_x = V_SQ_TEX_CLAMP__SQ_TEX_WRAP, .clamp_y = V_SQ_TEX_CLAMP__SQ_TEX_WRAP,
                                   .clamp_z = V_SQ_TEX_CLAMP__SQ_TEX_WRAP,
-                                  .mag_filter = V_SQ_TEX_XY_FILTER__SQ_TEX_XY_FILTER_POINT,
-                                  .min_filter = V_SQ_TEX_XY_FILTER__SQ_TEX_XY_FILTER_POINT,
+                                  .mag_filter = mag_filter, .min_filter = min_filter,
                                   .mip_filter = mip_filter, .min_lod = 0.0f, .max_lod = 15.0f };
     return 0;
 }
 
-/* Every texel of level L holds L in x. */
+/* Every texel of level L holds L in x; texel (i, j) holds i in y, j in z. */
 static int texel_level(void *c, unsigned r, unsigned level, int x, int y, int z, union eg_vec4 *o, char *m,
                        size_t n)
 {
-    (void)c, (void)r, (void)x, (void)y, (void)z, (void)m, (void)n;
-    *o = (union eg_vec4){ .f = { (float)level, 0.0f, 0.0f, 1.0f } };
+    (void)c, (void)r, (void)z, (void)m, (void)n;
+    *o = (union eg_vec4){ .f = { (float)level, (float)x, (float)y, 1.0f } };
     return 0;
 }
 
@@ -274,6 +276,63 @@ static void implicit_lod_levels(void **state)
     sample_quad(V_SQ_TEX_INST__SAMPLE, r, 0, 0, r, 0, got);
     for (int l = 0; l < NL; l++)
         assert_true(fabsf(got[l] - 1.25f) < 1e-5f);
+}
+
+/* The filter follows the level of detail when the minification and
+ * magnification filters differ, even where one level is all a view has or
+ * the mip filter is NONE (the unit then skips the level of detail only when
+ * neither the filter nor the level depends on it): minified by 4 (lambda 2)
+ * the POINT min filter reads texel floor(u), magnified by 2 (lambda -1) the
+ * BILINEAR mag filter blends to u - 1/2 (texel (i, j) holds i, j in y, z;
+ * u = a * pixel x in texels of the base level, inside the texture). */
+static void filter_follows_lod(void **state)
+{
+    (void)state;
+    static const unsigned mips[3] = { V_SQ_TEX_Z_FILTER__SQ_TEX_Z_FILTER_NONE, V_SQ_TEX_Z_FILTER__SQ_TEX_Z_FILTER_POINT,
+                                      V_SQ_TEX_Z_FILTER__SQ_TEX_Z_FILTER_LINEAR };
+    min_filter = V_SQ_TEX_XY_FILTER__SQ_TEX_XY_FILTER_POINT;
+    mag_filter = V_SQ_TEX_XY_FILTER__SQ_TEX_XY_FILTER_BILINEAR;
+    base_level = 0;
+    for (int m = 0; m < 3; m++)
+        for (int one = 0; one < 2; one++) {
+            if (mips[m] != V_SQ_TEX_Z_FILTER__SQ_TEX_Z_FILTER_NONE && !one)
+                continue;   /* mipmapped: implicit_lod_levels */
+            mip_filter = mips[m];
+            one_level = one;
+            float got[NL];
+            sample_quad(V_SQ_TEX_INST__SAMPLE, 4, 0, 0, 4, 0, got);
+            for (int l = 0; l < NL; l++) {
+                float px = (float)(QX + (l & 1)), py = (float)(QY + (l >> 1));
+                if (last_out[l].f[0] != 0.0f || last_out[l].f[1] != 4 * px || last_out[l].f[2] != 4 * py)
+                    fail_msg("mip %d one %d lane %d minified: (%g, %g, %g), want level 0 texel (%g, %g)", m, one, l,
+                             (double)last_out[l].f[0], (double)last_out[l].f[1], (double)last_out[l].f[2],
+                             (double)(4 * px), (double)(4 * py));
+            }
+            sample_quad(V_SQ_TEX_INST__SAMPLE, 0.5f, 0, 0, 0.5f, 0, got);
+            for (int l = 0; l < NL; l++) {
+                float px = (float)(QX + (l & 1)), py = (float)(QY + (l >> 1));
+                if (last_out[l].f[0] != 0.0f || last_out[l].f[1] != 0.5f * px - 0.5f ||
+                    last_out[l].f[2] != 0.5f * py - 0.5f)
+                    fail_msg("mip %d one %d lane %d magnified: (%g, %g, %g), want level 0 blend (%g, %g)", m, one, l,
+                             (double)last_out[l].f[0], (double)last_out[l].f[1], (double)last_out[l].f[2],
+                             (double)(0.5f * px - 0.5f), (double)(0.5f * py - 0.5f));
+            }
+        }
+    /* one filter, mip filter NONE, base level 2 (16 x 16): minified by 4
+     * it reads level 2 at floor(u) wrapped (4 * 6 = 24 -> 8, 28 -> 12) */
+    min_filter = mag_filter = V_SQ_TEX_XY_FILTER__SQ_TEX_XY_FILTER_POINT;
+    mip_filter = V_SQ_TEX_Z_FILTER__SQ_TEX_Z_FILTER_NONE;
+    one_level = false;
+    base_level = 2;
+    float got[NL];
+    sample_quad(V_SQ_TEX_INST__SAMPLE, 4, 0, 0, 4, 0, got);
+    static const float want_x[2] = { 8, 12 }, want_y[2] = { 40 % 16, 44 % 16 };
+    for (int l = 0; l < NL; l++)
+        if (last_out[l].f[0] != 2.0f || last_out[l].f[1] != want_x[l & 1] || last_out[l].f[2] != want_y[l >> 1])
+            fail_msg("lane %d: (%g, %g, %g), want level 2 texel (%g, %g)", l, (double)last_out[l].f[0],
+                     (double)last_out[l].f[1], (double)last_out[l].f[2], (double)want_x[l & 1],
+                     (double)want_y[l >> 1]);
+    base_level = 0;
 }
 
 /* GET_LOD on the same quads: x = lambda' = log2(rho) relative to the base
@@ -414,6 +473,7 @@ int main(void)
         cmocka_unit_test(gradients_of_polynomials),
         cmocka_unit_test(implicit_lod_levels),
         cmocka_unit_test(query_lod),
+        cmocka_unit_test(filter_follows_lod),
         cmocka_unit_test(cube_gradients),
         cmocka_unit_test(cube_quad_across_faces),
     };

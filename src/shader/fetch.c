@@ -906,8 +906,13 @@ int eg_exec_tex(const struct eg_shader_env *env, union eg_vec4 *gpr, unsigned re
         f.ref = explicit_lod || bias ? c[2] : c[3];
         if (tr.fixed_depth)     /* NaN stays NaN: every comparison but NOTEQUAL / ALWAYS fails */
             f.ref = f.ref < 0.0f ? 0.0f : f.ref > 1.0f ? 1.0f : f.ref;
-        /* level of detail */
-        float lod = lz ? 0.0f : explicit_lod ? c[3] : implicit_lod(&f, q, grad, w, norm);
+        /* level of detail: not computed when nothing below depends on it
+         * (one filter for minification and magnification, one level) */
+        bool lod_free = !get_lod && f.s.min_filter == f.s.mag_filter &&
+                        ((f.s.mip_filter != V_SQ_TEX_Z_FILTER__SQ_TEX_Z_FILTER_POINT &&
+                          f.s.mip_filter != V_SQ_TEX_Z_FILTER__SQ_TEX_Z_FILTER_LINEAR) ||
+                         tr.last_level == tr.base_level);
+        float lod = lz || lod_free ? 0.0f : explicit_lod ? c[3] : implicit_lod(&f, q, grad, w, norm);
         if (bias)
             lod += c[3];
         if (!lz)
