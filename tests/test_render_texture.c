@@ -33,6 +33,7 @@
 #include "cedar/shader.h"
 #include "cedar/tiling.h"
 #include "src/render/texture.h"
+#include "tests/common/test_util.h"
 
 #define GPU_BASE 0x100000ull
 
@@ -334,6 +335,7 @@ static void table_formats_match_the_decoder(void **state)
             if (decode(v, &d))
                 fail_msg("format %u: %s", fmts[fi], v->err);
             assert_true(v->lut_ok);
+            assert_true(v->lut_bytes == (fmts[fi] == FMT(8_8_8_8)));   /* its bytes straight to the tables */
             for (unsigned i = 0; i < 256; i++) {
                 union eg_vec4 got, want;
                 tex_view_texel(v, i, 0, 0, 0, &got);
@@ -399,6 +401,16 @@ static void check_texels(const struct tex_view *v, const uint8_t *img, unsigned 
             }
 }
 
+/* The libdrm layout of a single-sample w x h surface of bpe-byte elements. */
+static void single_layout(const struct cedar_tiling *t, enum cedar_array_mode mode, unsigned w, unsigned h,
+                          unsigned bpe, struct cedar_surface *s)
+{
+    struct cedar_surface_req req = { .width = w, .height = h, .bpe = bpe, .samples = 1, .mode = mode };
+    struct cedar_layout_err lerr;
+    if (cedar_surface_layout(&req, t, s, &lerr))
+        fail_msg("layout %ux%u bpe %u: %s", w, h, bpe, lerr.msg);
+}
+
 static void tiled_textures_follow_the_address_map(void **state)
 {
     (void)state;
@@ -411,11 +423,9 @@ static void tiled_textures_follow_the_address_map(void **state)
         for (unsigned bpe = 1; bpe <= 16; bpe *= 2)
             for (unsigned z = 0; z < sizeof sizes / sizeof sizes[0]; z++) {
                 unsigned w = sizes[z][0], h = sizes[z][1];
-                struct cedar_surface_req req = { .width = w, .height = h, .bpe = bpe, .samples = 1, .mode = modes[m] };
                 struct cedar_surface s;
                 struct cedar_layout_err lerr;
-                if (cedar_surface_layout(&req, &t, &s, &lerr))
-                    fail_msg("layout %ux%u bpe %u: %s", w, h, bpe, lerr.msg);
+                single_layout(&t, modes[m], w, h, bpe, &s);
                 struct cedar_tile_map map;
                 assert_int_equal(cedar_tile_map_init(&map, &s, NULL, &lerr), 0);
                 vram_alloc(s.size);
@@ -769,6 +779,103 @@ static void expect_rgba(union eg_vec4 got, float r, float g, float b, float a, c
         if (fabsf(got.f[c] - want[c]) > 1e-6f)
             fail_msg("%s: %g %g %g %g, want %g %g %g %g", what, (double)got.f[0], (double)got.f[1],
                      (double)got.f[2], (double)got.f[3], (double)r, (double)g, (double)b, (double)a);
+}
+
+/* Texels read through the unit (tex_unit_texel: level 0 through the micro
+ * tiles' runs the unit keeps per slot) equal the image: 1D and 2D tiling,
+ * 1..16 bytes per texel, a 2D array's layers and a layer view of it; each
+ * draw reads every texel in a random order (a tile's runs are made by the
+ * first read of it), the next draw of the same layout reuses them, also
+ * when the texture moves (the runs are offsets from its base), and another
+ * layout in the slot gets its own.  The image is placed by cedar_tile. */
+static void unit_texels_through_kept_runs(void **state)
+{
+    (void)state;
+    struct cedar_tiling t = hd7350();
+    struct unit_env e;
+    unit_env_init(&e);
+    test_rand_seed(0x7e1f);
+    const enum cedar_array_mode modes[2] = { CEDAR_MODE_1D_THIN, CEDAR_MODE_2D_THIN };
+    const unsigned sizes[][3] = { { 200, 150, 1 }, { 37, 21, 3 }, { 64, 64, 2 } };  /* w, h, layers */
+    unsigned checked = 0;
+    for (unsigned m = 0; m < 2; m++)
+        for (unsigned bpe = 1; bpe <= 16; bpe *= 2)
+            for (unsigned z = 0; z < sizeof sizes / sizeof sizes[0]; z++) {
+                unsigned w = sizes[z][0], h = sizes[z][1], layers = sizes[z][2];
+                struct cedar_surface s;
+                struct cedar_layout_err lerr;
+                single_layout(&t, modes[m], w, h, bpe, &s);
+                struct cedar_tile_map map;
+                assert_int_equal(cedar_tile_map_init(&map, &s, &(struct cedar_tile_opts){ .slices = layers }, &lerr), 0);
+                /* two copies: at GPU_BASE and one 64 KiB later */
+                const uint64_t moved = 65536;
+                size_t span = (size_t)((map.size + moved - 1) / moved * moved);
+                vram_alloc(span + map.size);
+                uint8_t *img = pattern(w, h, layers, bpe);
+                uint8_t *lin = calloc((size_t)s.aligned_width * s.aligned_height, bpe);
+                assert_non_null(lin);
+                for (unsigned l = 0; l < layers; l++) {
+                    for (unsigned y = 0; y < h; y++)
+                        memcpy(lin + (size_t)y * s.aligned_width * bpe, img + (((size_t)l * h + y) * w) * bpe,
+                               (size_t)w * bpe);
+                    assert_int_equal(cedar_tile(&map, vram, map.size, lin, (size_t)s.aligned_width * bpe, 0, l), 0);
+                }
+                memcpy(vram + span, vram, map.size);
+                struct tdesc d = { .dim = layers > 1 ? V_SQ_TEX_DIM__SQ_TEX_DIM_2D_ARRAY : V_SQ_TEX_DIM__SQ_TEX_DIM_2D,
+                                   .depth = layers, .last_array = layers - 1, .fmt = int_format(bpe), .nfmt = INT,
+                                   .addr = GPU_BASE };
+                memcpy(d.sel, XYZW, sizeof d.sel);
+                tdesc_from_surface(&d, &s);
+                /* draws: at the base, again, moved, a layer view of the last layer */
+                for (unsigned draw = 0; draw < 4; draw++) {
+                    unsigned first = 0, n = layers;
+                    d.addr = GPU_BASE + (draw >= 2 ? span : 0);
+                    if (draw == 3) {
+                        d.dim = V_SQ_TEX_DIM__SQ_TEX_DIM_2D;
+                        d.base_array = d.last_array = first = layers - 1;
+                        n = 1;
+                    }
+                    set_resource(&e, 5, &d);
+                    tex_unit_begin(e.unit, e.regs, &mem, &t);
+                    size_t count = (size_t)w * h * n;
+                    uint32_t *order = malloc(count * sizeof *order);
+                    assert_non_null(order);
+                    for (size_t i = 0; i < count; i++)
+                        order[i] = (uint32_t)i;
+                    for (size_t i = count; i > 1; i--) {
+                        size_t j = test_rand() % i;
+                        uint32_t tmp = order[i - 1];
+                        order[i - 1] = order[j];
+                        order[j] = tmp;
+                    }
+                    for (size_t i = 0; i < count; i++) {
+                        unsigned x = order[i] % w, y = order[i] / w % h, l = order[i] / w / h;
+                        union eg_vec4 out;
+                        char msg[200];
+                        if (tex_unit_texel(e.unit, 5, (int)x, (int)y, (int)l, 0, &out, msg, sizeof msg))
+                            fail_msg("%s", msg);
+                        const uint8_t *want = img + (((size_t)(first + l) * h + y) * w + x) * bpe;
+                        uint8_t got[16];
+                        for (unsigned k = 0; k < 4; k++)
+                            memcpy(got + 4 * k, &out.u[k], 4);
+                        /* an integer format of bpe bytes: the bits as stored, from X on */
+                        bool same = bpe >= 4 ? memcmp(got, want, bpe) == 0
+                                  : out.u[0] == (bpe == 1 ? want[0] : (uint32_t)(want[0] | want[1] << 8));
+                        if (!same)
+                            fail_msg("%s %ux%ux%u, %u bytes, draw %u: texel (%u, %u, %u) differs",
+                                     cedar_array_mode_name(s.mode), w, h, layers, bpe, draw, x, y, l);
+                        checked++;
+                    }
+                    free(order);
+                    d.dim = layers > 1 ? V_SQ_TEX_DIM__SQ_TEX_DIM_2D_ARRAY : V_SQ_TEX_DIM__SQ_TEX_DIM_2D;
+                    d.base_array = 0;
+                    d.last_array = layers - 1;
+                }
+                free(img);
+                free(lin);
+            }
+    assert_true(checked > 1000000);
+    unit_env_free(&e);
 }
 
 #define T(k) (texels[k] / 255.0f)
@@ -1691,6 +1798,7 @@ int main(void)
         cmocka_unit_test_teardown(cube_faces_and_cubes, vram_free),
         cmocka_unit_test_teardown(faults_name_what_is_missing, vram_free),
         cmocka_unit_test_teardown(faults_reach_the_draw, vram_free),
+        cmocka_unit_test_teardown(unit_texels_through_kept_runs, vram_free),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -61,6 +61,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cedar/bigmem.h"
 #include "cedar/regdb.h"
 #include "render_priv.h"
 #include "texture.h"
@@ -68,6 +69,21 @@
 /* The pixel, vertex, geometry, hull, local and compute shaders' resources:
  * PS from 0, VS from 176, GS from 336, HS from 496, LS from 656, CS from 816. */
 #define TEX_SLOTS V_SQ_FETCH_RESOURCE_BASE__FS
+
+/* The byte runs of level 0's micro tiles (cedar_tile_micro_runs), kept per
+ * slot across draws while the slot's layout stays the same: a texel's
+ * address is then its run's plus the element's offset in the run instead
+ * of the address map's computation per texel.  A tile's entries are
+ * filled by the first fetch that reads it (the pixel threads may race to
+ * it: they store the same numbers, atomically; entry 0 last). */
+#define TEX_RUN_ENTRIES_MAX (UINT64_C(1) << 21)    /* 16 MiB: e.g. 8192 x 8192 texels of one run per tile */
+
+struct tex_runs {
+    struct cedar_tile_map map;  /* the layout */
+    unsigned slices, nrun, tiles_x, tiles_y;
+    size_t bytes;
+    _Atomic uint64_t *run;      /* [slice][ty][tx][nrun]: address + 1, 0 until filled */
+};
 
 /* A draw decodes a slot when a shader first fetches from it: most of the
  * 176 hold no texture or one no shader of the draw reads. */
@@ -78,6 +94,7 @@ struct tex_unit {
     pthread_mutex_t lock;
     atomic_bool decoded[TEX_SLOTS];
     struct tex_view *view[TEX_SLOTS];   /* allocated at a slot's first decode (~12 KiB each) */
+    struct tex_runs *runs[TEX_SLOTS];   /* the view's level-0 runs, or NULL: the address map per texel */
     /* samplers decoded at their first fetch in the draw, with the slot whose
      * view the border was made for (a fetch through another slot decodes
      * its own) */
@@ -389,6 +406,10 @@ int tex_view_decode(struct tex_view *v, unsigned slot, const uint32_t w[8], cons
 static void view_luts(struct tex_view *v)
 {
     const struct tex_format *f = v->fmt;
+    for (unsigned c = 0; c < 4; c++) {
+        unsigned sel = v->dst_sel[c];
+        v->sel_from[c] = (uint8_t)(sel <= V_SQ_SEL__SQ_SEL_W ? sel : sel == V_SQ_SEL__SQ_SEL_0 ? 4 : 5);
+    }
     v->lut_ok = !f->shared_exp && !f->is_float && !v->int_texels && f->bytes <= 4;
     for (unsigned c = 0; v->lut_ok && c < f->comps; c++)
         v->lut_ok = f->bits[c] <= 8;
@@ -400,13 +421,19 @@ static void view_luts(struct tex_view *v)
             tex_format_decode(f, &v->num, b, &d);
             v->lut[c][r] = d.f[c];
         }
+    v->lut_bytes = v->lut_ok && f->bytes == 4 && f->comps == 4;
+    for (unsigned c = 0; v->lut_bytes && c < 4; c++)
+        v->lut_bytes = f->lo[c] == 8 * c && f->bits[c] == 8;
 }
 
 /* The texel at mem + off, decoded and swizzled. */
 static void texel_at(const struct tex_view *v, const uint8_t *p, union eg_vec4 *out)
 {
     union eg_vec4 d;
-    if (v->lut_ok) {
+    if (v->lut_bytes) {
+        for (unsigned c = 0; c < 4; c++)
+            d.f[c] = v->lut[c][p[c]];
+    } else if (v->lut_ok) {
         const struct tex_format *f = v->fmt;
         uint32_t word = p[0];
         for (unsigned i = 1; i < f->bytes; i++)
@@ -417,15 +444,9 @@ static void texel_at(const struct tex_view *v, const uint8_t *p, union eg_vec4 *
     } else {
         tex_format_decode(v->fmt, &v->num, p, &d);
     }
-    for (unsigned c = 0; c < 4; c++) {
-        unsigned sel = v->dst_sel[c];
-        if (sel <= V_SQ_SEL__SQ_SEL_W)
-            out->u[c] = d.u[sel];
-        else if (sel == V_SQ_SEL__SQ_SEL_0)
-            out->u[c] = 0;
-        else
-            out->u[c] = v->int_texels ? 1u : 0x3F800000u; /* 1 or 1.0f */
-    }
+    const uint32_t from[6] = { d.u[0], d.u[1], d.u[2], d.u[3], 0, v->int_texels ? 1u : 0x3F800000u /* 1 or 1.0f */ };
+    for (unsigned c = 0; c < 4; c++)
+        out->u[c] = from[v->sel_from[c]];
 }
 
 void tex_view_texel(const struct tex_view *v, unsigned x, unsigned y, unsigned z, unsigned sample,
@@ -536,14 +557,76 @@ struct tex_unit *tex_unit_new(void)
     return u;
 }
 
+static void runs_free(struct tex_runs *t)
+{
+    if (t) {
+        cedar_big_free(t->run, t->bytes);
+        free(t);
+    }
+}
+
 void tex_unit_free(struct tex_unit *u)
 {
     if (!u)
         return;
     pthread_mutex_destroy(&u->lock);
-    for (unsigned slot = 0; slot < TEX_SLOTS; slot++)
+    for (unsigned slot = 0; slot < TEX_SLOTS; slot++) {
         free(u->view[slot]);
+        runs_free(u->runs[slot]);
+    }
     free(u);
+}
+
+/* The runs table for a freshly decoded view of `slot`: the kept one when
+ * its layout is the view's, a new empty one, or none (a linear or an
+ * unusual layout, a table too large, out of memory). */
+static void slot_runs(struct tex_unit *u, unsigned slot, const struct tex_view *v)
+{
+    struct tex_runs *t = u->runs[slot];
+    unsigned slices = v->first_slice + v->res.depth;
+    if (t && t->slices == slices && memcmp(&t->map, &v->map, sizeof t->map) == 0)
+        return;
+    runs_free(t);
+    u->runs[slot] = NULL;
+    uint64_t run[CEDAR_MICRO_RUNS_MAX];
+    const struct cedar_tile_map *m = &v->map;
+    unsigned nrun = v->ok ? cedar_tile_micro_runs(m, 0, 0, 0, run, CEDAR_MICRO_RUNS_MAX) : 0;
+    if (!nrun || (m->run_bytes & (m->run_bytes - 1)) || m->width % 8 || m->height % 8)
+        return;
+    uint64_t entries = (uint64_t)slices * (m->width / 8) * (m->height / 8) * nrun;
+    if (!entries || entries > TEX_RUN_ENTRIES_MAX || !(t = calloc(1, sizeof *t)))
+        return;
+    t->bytes = (size_t)entries * sizeof *t->run;
+    t->run = cedar_big_alloc(t->bytes);     /* zero: nothing filled */
+    if (!t->run) {
+        free(t);
+        return;
+    }
+    memcpy(&t->map, m, sizeof t->map);     /* padding too: compared whole above */
+    t->slices = slices;
+    t->nrun = nrun;
+    t->tiles_x = m->width / 8;
+    t->tiles_y = m->height / 8;
+    u->runs[slot] = t;
+}
+
+/* The offset of sample `sample` of texel (x, y) of slice `slice` of level
+ * 0 through the runs table: what cedar_tile_addr gives. */
+static uint64_t runs_addr(const struct tex_runs *t, unsigned x, unsigned y, unsigned sample, unsigned slice)
+{
+    const struct cedar_tile_map *m = &t->map;
+    size_t tile = ((size_t)slice * t->tiles_y + (y >> 3)) * t->tiles_x + (x >> 3);
+    _Atomic uint64_t *r = &t->run[tile * t->nrun];
+    if (!atomic_load_explicit(&r[0], memory_order_acquire)) {
+        uint64_t run[CEDAR_MICRO_RUNS_MAX];
+        cedar_tile_micro_runs(m, x >> 3, y >> 3, slice, run, CEDAR_MICRO_RUNS_MAX);
+        for (unsigned k = t->nrun; k-- > 1;)
+            atomic_store_explicit(&r[k], run[k] + 1, memory_order_relaxed);
+        atomic_store_explicit(&r[0], run[0] + 1, memory_order_release);
+    }
+    uint32_t e = cedar_tile_element_offset(m, x, y, sample);
+    unsigned k = t->nrun > 1 ? e / m->run_bytes : 0;
+    return atomic_load_explicit(&r[k], memory_order_relaxed) - 1 + (e & (m->run_bytes - 1));
 }
 
 void tex_unit_begin(struct tex_unit *u, const struct vc_regs *regs, const struct vc_mem *mem,
@@ -570,6 +653,7 @@ static const struct tex_view *slot_view(struct tex_unit *u, unsigned slot)
         if (u->view[slot] && !atomic_load_explicit(&u->decoded[slot], memory_order_relaxed)) {
             tex_view_decode(u->view[slot], slot, &u->regs->resource[slot * V_SQ_STAGE_LAYOUT__RESOURCE_DWORDS],
                             &u->tiling, u->mem);
+            slot_runs(u, slot, u->view[slot]);
             atomic_store_explicit(&u->decoded[slot], true, memory_order_release);
         }
         pthread_mutex_unlock(&u->lock);
@@ -657,7 +741,11 @@ int tex_unit_texel(struct tex_unit *u, unsigned slot, int x, int y, int z, unsig
         return -1;
     if (sample >= v->res.samples)
         return rs_msg_fail(msg, msglen, "texture resource %u: sample %u of %u", slot, sample, v->res.samples);
-    tex_view_texel(v, (unsigned)x, (unsigned)y, (unsigned)z, sample, out);
+    const struct tex_runs *t = u->runs[slot];
+    if (t)
+        texel_at(v, v->mem + runs_addr(t, (unsigned)x, (unsigned)y, sample, v->first_slice + (unsigned)z), out);
+    else
+        tex_view_texel(v, (unsigned)x, (unsigned)y, (unsigned)z, sample, out);
     return 0;
 }
 

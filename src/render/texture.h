@@ -89,7 +89,11 @@ struct tex_view {
      * is decoded, so a texel is a few table lookups (lut_ok), the same
      * numbers as decoding it. */
     bool lut_ok;
+    bool lut_bytes;             /* lut_ok, four components, component c in byte c (8_8_8_8) */
     float lut[4][256];
+    /* where each result component comes from after the resource swizzle:
+     * 0..3 the data component, 4 the constant 0, 5 the constant 1 */
+    uint8_t sel_from[4];
     /* mip levels 1 .. res.last_level (level 0 is map / mem above); kept
      * last: a decode clears only what comes before */
     struct tex_level {
