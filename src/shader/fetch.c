@@ -885,8 +885,8 @@ int eg_exec_tex(const struct eg_shader_env *env, union eg_vec4 *gpr, unsigned re
         write_sel(&gpr[G_SQ_TEX_WORD1__DST_GPR(w[1])], &v, sel, true);
         return 0;
     }
-    float c[4] = { coord_value(src, G_SQ_TEX_WORD2__SRC_SEL_X(w[2])), coord_value(src, G_SQ_TEX_WORD2__SRC_SEL_Y(w[2])),
-                   coord_value(src, G_SQ_TEX_WORD2__SRC_SEL_Z(w[2])), coord_value(src, G_SQ_TEX_WORD2__SRC_SEL_W(w[2])) };
+    /* the float operands: the same selection (coord_value) */
+    const float c[4] = { isrc.f[0], isrc.f[1], isrc.f[2], isrc.f[3] };
     /* offsets: half texels; LD's integer ones rounded down */
     const int hofs[3] = { G_SQ_TEX_WORD2__OFFSET_X(w[2]), G_SQ_TEX_WORD2__OFFSET_Y(w[2]), G_SQ_TEX_WORD2__OFFSET_Z(w[2]) };
     bool msaa = tr.dim == V_SQ_TEX_DIM__SQ_TEX_DIM_2D_MSAA || tr.dim == V_SQ_TEX_DIM__SQ_TEX_DIM_2D_ARRAY_MSAA;
