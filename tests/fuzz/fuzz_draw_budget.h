@@ -40,7 +40,10 @@ static inline int draw_budget_packet(void *ctx, const struct eg_pm4_packet *p)
 static inline bool draw_budget_ok(const uint32_t *ib, size_t ndw)
 {
     struct draw_budget b = { 1, 0 };
-    struct eg_pm4_opts o = { .lenient_counts = true };
+    /* the command processor's own walk options (vc_cp.c): a stricter walk
+     * stops early at an empty SET_* packet the CP takes, and misses the
+     * draws after it */
+    struct eg_pm4_opts o = { .lenient_counts = true, .empty_set_ok = true };
     struct eg_pm4_sink sink = { .ctx = &b, .packet = draw_budget_packet };
     eg_pm4_walk(ib, ndw, &o, &sink, NULL);
     return b.worst <= FUZZ_MAX_DRAW_VERTICES;
