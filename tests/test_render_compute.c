@@ -17,7 +17,21 @@
  * group's threads share one LDS, zeroed per group, across a GROUP_BARRIER,
  * in groups of one, two and 32 waves.
  * Malformed dispatches (zero, absurd or inconsistent sizes, a missing
- * program ...) stop with a named reason and write nothing. */
+ * program ...) stop with a named reason and write nothing.
+ *
+ * RAT returns, with a program made the way Mesa's sfn makes an imageLoad
+ * (sfn_shader.cpp allocate_reserved_registers, sfn_instr_mem.cpp
+ * emit_image_load_or_atomic): the return address (SE_ID * 256 + HW_WAVE_ID)
+ * * 64 + MBCNT, a MEM_RAT NOP_RTN (TYPE WRITE_IND_ACK) of the texel at the
+ * thread's (x, y) of a linear RGBA8 image RAT with its data's y the return
+ * address, WAIT_ACK, a vertex fetch of the return buffer (CB_IMMED0_BASE,
+ * fetch resource 160 of the CS, stride 4) at that address, and a store of
+ * what it read.  Expected: each thread gets the dword the test wrote at its
+ * texel (x + pitch y, the linear layout), zeros past CB_COLOR_DIM (GL's
+ * imageLoad outside the image), and the return buffer holds the last
+ * group's texels at (wave * 64 + lane) * 4.  An ADD_RTN of 1 by every thread
+ * of a group of two waves to one buffer element returns each of 0..63 once
+ * (in some order) and leaves 64 there. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stdbool.h>
@@ -37,6 +51,10 @@
 #define PROG_OFF 0x0            /* the program, in the memory */
 #define RAT_VEC_OFF 0x10000     /* RAT 1: COLOR_32_32_32_32, 16 bytes an element */
 #define RAT_DW_OFF 0x40000      /* RAT 2: COLOR_32, 4 bytes an element */
+#define IMG_OFF 0x80000         /* RAT 0: a linear 64 x 4 RGBA8 image */
+#define IMMED_OFF 0xC0000       /* RAT 0's return buffer (CB_IMMED0_BASE), 64 KiB */
+#define IMMED2_OFF 0xE0000      /* RAT 2's return buffer (CB_IMMED2_BASE) */
+#define IMMED_RES 160           /* the fetch resource of RAT 0's return buffer (RAT n: 160 + n) */
 #define SENTINEL 0xDEADBEEFu
 
 struct world {
@@ -248,6 +266,19 @@ static void test_ids_and_rat_stores(void **state)
     world_free(w);
 }
 
+/* Lay out the program, load it and dispatch gx x 1 x 1 groups of tx x ty x 1
+ * threads; a fault fails the test. */
+static void run_program(struct world *w, struct eg_asm *a, uint32_t tx, uint32_t ty, uint32_t gx)
+{
+    eg_asm_cf(a, V_SQ_CF_INST__NOP);
+    assert_int_equal(eg_asm_finish(a, true, w->prog, 512, &w->ndw), 0);
+    load(w, w->prog, w->ndw);
+    group_size(w, tx, ty, 1);
+    char why[200];
+    if (dispatch(w, gx, 1, 1, why, sizeof why))
+        fail_msg("dispatch: %s", why);
+}
+
 /* Groups of 8 x 8 threads (64: two waves), local id order within a group:
  * each thread stores its (x, y) at e = x + 8 y (program: R2.x = tid.x +
  * (tid.y << 3) + 64 gid.x; RAT 2 <- tid.x | tid.y << 8 | gid.x << 16). */
@@ -267,13 +298,7 @@ static void test_two_waves(void **state)
     alu(&a, V_SQ_ALU_OP2__ADD_INT, 2, 0, eg_src_gpr(6, 0), eg_src_gpr(5, 1), false);
     alu(&a, V_SQ_ALU_OP2__OR_INT, 4, 0, eg_src_gpr(6, 1), eg_src_gpr(5, 3), true);
     rat_store(&a, 2, 4, 2, 0x1);
-    eg_asm_cf(&a, V_SQ_CF_INST__NOP);
-    assert_int_equal(eg_asm_finish(&a, true, w->prog, 512, &w->ndw), 0);
-    load(w, w->prog, w->ndw);
-    group_size(w, 8, 8, 1);
-    char why[200];
-    if (dispatch(w, 3, 1, 1, why, sizeof why))
-        fail_msg("dispatch: %s", why);
+    run_program(w, &a, 8, 8, 3);
     assert_int_equal(cs_invocations(w), 3 * 64);
     for (uint32_t g = 0; g < 3; g++)
         for (uint32_t y = 0; y < 8; y++)
@@ -360,6 +385,192 @@ static void test_lds_barrier_32_waves(void **state)
     lds_barrier(10);
 }
 
+/* A buffer fetch resource (SQ_VTX_CONSTANT_WORD0..7) of the CS's slot
+ * `slot`: 64 KiB at off, 4 bytes a stride. */
+static void fetch_buffer(struct world *w, unsigned slot, uint64_t off)
+{
+    uint32_t *r = &w->regs.resource[(V_SQ_FETCH_RESOURCE_BASE__CS + slot) * V_SQ_STAGE_LAYOUT__RESOURCE_DWORDS];
+    memset(r, 0, V_SQ_STAGE_LAYOUT__RESOURCE_DWORDS * 4);
+    r[0] = (uint32_t)(MEM_BASE + off);
+    r[1] = 0xFFFF;
+    r[2] = S_SQ_VTX_CONSTANT_WORD2__STRIDE(4);
+    r[7] = S_SQ_VTX_CONSTANT_WORD7__TYPE(V_SQ_TEX_VTX_TYPE__SQ_TEX_VTX_VALID_BUFFER);
+}
+
+/* RAT 0: a linear 64 x 4 RGBA8 image (pitch 64 texels) of which CB_COLOR0_DIM
+ * makes the first `width` columns the image; its return buffer at IMMED_OFF. */
+static void image_rat(struct world *w, unsigned width)
+{
+    set_reg(&w->regs, REG_CB_COLOR_BASE(0), (uint32_t)((MEM_BASE + IMG_OFF) >> 8));
+    set_reg(&w->regs, REG_CB_COLOR_PITCH(0), S_CB_COLOR_PITCH__TILE_MAX(64 / 8 - 1));
+    set_reg(&w->regs, REG_CB_COLOR_SLICE(0), S_CB_COLOR_SLICE__TILE_MAX(64 * 4 / 64 - 1));
+    set_reg(&w->regs, REG_CB_COLOR_INFO(0),
+            S_CB_COLOR_INFO__FORMAT(V_CB_FORMAT__COLOR_8_8_8_8) |
+                S_CB_COLOR_INFO__ARRAY_MODE(V_ARRAY_MODE__ARRAY_LINEAR_ALIGNED) |
+                S_CB_COLOR_INFO__NUMBER_TYPE(V_CB_NUMBER_TYPE__NUMBER_UNORM) | S_CB_COLOR_INFO__RAT(1) |
+                S_CB_COLOR_INFO__RESOURCE_TYPE(V_CB_RESOURCE_TYPE__TEXTURE2D));
+    set_reg(&w->regs, REG_CB_COLOR_DIM(0), S_CB_COLOR_DIM__WIDTH_MAX(width - 1) | S_CB_COLOR_DIM__HEIGHT_MAX(3));
+    set_reg(&w->regs, REG_CB_IMMED_BASE(0), (uint32_t)((MEM_BASE + IMMED_OFF) >> 8));
+    fetch_buffer(w, IMMED_RES, IMMED_OFF);
+}
+
+static uint32_t texel_word(uint32_t x, uint32_t y)
+{
+    return 0x80000000u ^ (x * 0x00010203u) ^ (y << 20) ^ 0x5Au;
+}
+
+static void op3(struct eg_asm *a, unsigned op, unsigned dst, unsigned chan, struct eg_alu_src s0,
+                struct eg_alu_src s1, struct eg_alu_src s2)
+{
+    eg_asm_alu(a, &(struct eg_alu){.op3 = true, .op = op, .dst = {(uint8_t)dst, (uint8_t)chan, .write = true},
+                                   .src = {s0, s1, s2}, .last = true});
+}
+
+/* Mesa's return address into R2.x: MBCNT_32LO_ACCUM_PREV_INT (x) and
+ * MBCNT_32HI_INT (y) of -1 in one group, then (SE_ID * 256 + HW_WAVE_ID) *
+ * 64 + the count with MULADD_UINT24. */
+static void return_address(struct eg_asm *a)
+{
+    alu(a, V_SQ_ALU_OP2__MBCNT_32LO_ACCUM_PREV_INT, 3, 0, eg_src_lit_u(0xFFFFFFFFu), zero, false);
+    alu(a, V_SQ_ALU_OP2__MBCNT_32HI_INT, 3, 1, eg_src_lit_u(0xFFFFFFFFu), zero, true);
+    op3(a, V_SQ_ALU_OP3__MULADD_UINT24, 3, 2, eg_src_special(V_SQ_ALU_SRC__SE_ID, 0), eg_src_lit_u(256),
+        eg_src_special(V_SQ_ALU_SRC__HW_WAVE_ID, 0));
+    op3(a, V_SQ_ALU_OP3__MULADD_UINT24, 2, 0, eg_src_gpr(3, 2), eg_src_lit_u(64), eg_src_gpr(3, 0));
+}
+
+/* A MEM_RAT with a return (TYPE WRITE_IND_ACK), WAIT_ACK, and a fetch of the
+ * return buffer (resource res) at R2.x into R6.x, as one dword. */
+static void rat_return_fetch(struct eg_asm *a, unsigned id, unsigned inst, unsigned data, unsigned index,
+                             unsigned res)
+{
+    eg_asm_mem(a, &(struct eg_mem_export){
+                      .cf_inst = V_SQ_CF_INST__MEM_RAT, .type = 3,
+                      .array_base = S_SQ_CF_ALLOC_EXPORT_WORD0_RAT__RAT_ID(id) |
+                                    S_SQ_CF_ALLOC_EXPORT_WORD0_RAT__RAT_INST(inst),
+                      .gpr = data, .index_gpr = index, .comp_mask = 0xF});
+    eg_asm_cf(a, V_SQ_CF_INST__WAIT_ACK);
+    eg_asm_vtx_clause(a);
+    eg_asm_vtx(a, &(struct eg_vtx){.inst = V_SQ_VTX_INST__FETCH, .buffer_id = res, .src_gpr = 2, .dst_gpr = 6,
+                                   .mega_fetch_count = 3,
+                                   .dst_sel = {V_SQ_INST_SEL__X, V_SQ_INST_SEL__MASK, V_SQ_INST_SEL__MASK,
+                                               V_SQ_INST_SEL__MASK},
+                                   .data_format = V_SQ_DATA_FORMAT__FMT_32,
+                                   .num_format = V_SQ_NUM_FORMAT__SQ_NUM_FORMAT_INT});
+}
+
+/* imageLoad through NOP_RTN: groups of 16 x 4 threads (two waves) over a
+ * grid of 4 x 1; thread (x, y) = (16 gid.x + tid.x, tid.y) reads texel
+ * (x, y) and stores it at element x + 64 y of RAT 2. */
+static void test_image_load_through_rat_return(void **state)
+{
+    (void)state;
+    for (unsigned width = 64; width >= 40; width -= 24) {
+        struct world *w = world_new();
+        image_rat(w, width);
+        for (uint32_t y = 0; y < 4; y++)
+            for (uint32_t x = 0; x < 64; x++)
+                memcpy(w->mem + IMG_OFF + 4 * (x + 64 * y), &(uint32_t){texel_word(x, y)}, 4);
+        struct eg_asm a;
+        eg_asm_init(&a);
+        eg_asm_alu_clause(&a, V_SQ_CF_ALU_INST__ALU, NULL);
+        return_address(&a);
+        /* R4 = (16 gid.x + tid.x, tid.y, 0, 0); R5 = (0, R2.x, 0, 0) */
+        op3(&a, V_SQ_ALU_OP3__MULADD_UINT24, 4, 0, eg_src_gpr(1, 0), eg_src_lit_u(16), eg_src_gpr(0, 0));
+        alu(&a, V_SQ_ALU_OP2__MOV, 4, 1, eg_src_gpr(0, 1), zero, false);
+        alu(&a, V_SQ_ALU_OP2__MOV, 4, 2, zero, zero, false);
+        alu(&a, V_SQ_ALU_OP2__MOV, 4, 3, zero, zero, true);
+        alu(&a, V_SQ_ALU_OP2__MOV, 5, 0, zero, zero, false);
+        alu(&a, V_SQ_ALU_OP2__MOV, 5, 1, eg_src_gpr(2, 0), zero, false);
+        alu(&a, V_SQ_ALU_OP2__MOV, 5, 2, zero, zero, false);
+        alu(&a, V_SQ_ALU_OP2__MOV, 5, 3, zero, zero, true);
+        rat_return_fetch(&a, 0, V_SQ_RAT_INST__NOP_RTN, 5, 4, IMMED_RES);
+        eg_asm_alu_clause(&a, V_SQ_CF_ALU_INST__ALU, NULL);
+        op3(&a, V_SQ_ALU_OP3__MULADD_UINT24, 7, 0, eg_src_gpr(4, 1), eg_src_lit_u(64), eg_src_gpr(4, 0));
+        rat_store(&a, 2, 6, 7, 0x1);
+        run_program(w, &a, 16, 4, 4);
+        for (uint32_t y = 0; y < 4; y++)
+            for (uint32_t x = 0; x < 64; x++)
+                assert_int_equal(rd(w, RAT_DW_OFF + 4ull * (x + 64 * y)), x < width ? texel_word(x, y) : 0);
+        /* the return buffer: the last group's (gid.x 3) threads, thread t of
+         * the group in wave t / 32, lane t % 32 */
+        for (uint32_t t = 0; t < 64; t++) {
+            uint32_t x = 48 + t % 16, y = t / 16;
+            assert_int_equal(rd(w, IMMED_OFF + 4ull * ((t / 32) * 64 + t % 32)), x < width ? texel_word(x, y) : 0);
+        }
+        assert_int_equal(rd(w, IMMED_OFF + 4ull * 32), SENTINEL); /* wave 0 has lanes 0..31 only */
+        assert_int_equal(rd(w, IMMED_OFF + 4ull * 128), SENTINEL);
+        /* the image is read, not written */
+        assert_int_equal(rd(w, IMG_OFF + 4 * (5 + 64 * 2)), texel_word(5, 2));
+        world_free(w);
+    }
+}
+
+/* A return buffer outside memory and an atomic the model does not run stop
+ * the dispatch with their names. */
+static void test_rat_return_faults(void **state)
+{
+    (void)state;
+    static const unsigned ops[2] = {V_SQ_RAT_INST__NOP_RTN, V_SQ_RAT_INST__MSKOR_RTN};
+    static const char *const needle[2] = {"(CB_IMMED2_BASE) is not inside a GPU buffer", "MSKOR_RTN (49) is not modelled"};
+    for (unsigned k = 0; k < 2; k++) {
+        struct world *w = world_new();
+        set_reg(&w->regs, REG_CB_IMMED_BASE(2), k ? (uint32_t)((MEM_BASE + IMMED2_OFF) >> 8) : 0x12345u);
+        fetch_buffer(w, IMMED_RES + 2, IMMED2_OFF);
+        struct eg_asm a;
+        eg_asm_init(&a);
+        eg_asm_alu_clause(&a, V_SQ_CF_ALU_INST__ALU, NULL);
+        return_address(&a);
+        alu(&a, V_SQ_ALU_OP2__MOV, 5, 1, eg_src_gpr(2, 0), zero, true);
+        rat_return_fetch(&a, 2, ops[k], 5, 0, IMMED_RES + 2);
+        eg_asm_cf(&a, V_SQ_CF_INST__NOP);
+        assert_int_equal(eg_asm_finish(&a, true, w->prog, 512, &w->ndw), 0);
+        load(w, w->prog, w->ndw);
+        group_size(w, 4, 1, 1);
+        char why[200];
+        assert_int_equal(dispatch(w, 1, 1, 1, why, sizeof why), -1);
+        if (!strstr(why, needle[k]))
+            fail_msg("reason '%s' does not name '%s'", why, needle[k]);
+        world_free(w);
+    }
+}
+
+/* ADD_RTN of 1 by each of the 64 threads of a group (two waves) on element
+ * 0 of the COLOR_32 buffer RAT 2 (Mesa's SSBO atomic: data x the operand, y
+ * the return address); each stores what it got back at element 1 + tid.x. */
+static void test_atomic_add_returns(void **state)
+{
+    (void)state;
+    struct world *w = world_new();
+    memcpy(w->mem + RAT_DW_OFF, &(uint32_t){0}, 4);
+    set_reg(&w->regs, REG_CB_IMMED_BASE(2), (uint32_t)((MEM_BASE + IMMED2_OFF) >> 8));
+    fetch_buffer(w, IMMED_RES + 2, IMMED2_OFF);
+    struct eg_asm a;
+    eg_asm_init(&a);
+    eg_asm_alu_clause(&a, V_SQ_CF_ALU_INST__ALU, NULL);
+    return_address(&a);
+    alu(&a, V_SQ_ALU_OP2__MOV, 4, 0, zero, zero, false);
+    alu(&a, V_SQ_ALU_OP2__ADD_INT, 4, 1, eg_src_gpr(0, 0), eg_src_special(V_SQ_ALU_SRC__ONE_INT, 0), true);
+    alu(&a, V_SQ_ALU_OP2__MOV, 5, 0, eg_src_special(V_SQ_ALU_SRC__ONE_INT, 0), zero, false);
+    alu(&a, V_SQ_ALU_OP2__MOV, 5, 1, eg_src_gpr(2, 0), zero, false);
+    alu(&a, V_SQ_ALU_OP2__MOV, 5, 2, zero, zero, false);
+    alu(&a, V_SQ_ALU_OP2__MOV, 5, 3, zero, zero, true);
+    rat_return_fetch(&a, 2, V_SQ_RAT_INST__ADD_RTN, 5, 4, IMMED_RES + 2);
+    eg_asm_alu_clause(&a, V_SQ_CF_ALU_INST__ALU, NULL);
+    alu(&a, V_SQ_ALU_OP2__MOV, 7, 0, eg_src_gpr(4, 1), zero, true);
+    rat_store(&a, 2, 6, 7, 0x1);
+    run_program(w, &a, 64, 1, 1);
+    assert_int_equal(rd(w, RAT_DW_OFF), 64);
+    bool got[64] = {false};
+    for (uint32_t t = 0; t < 64; t++) {
+        uint32_t v = rd(w, RAT_DW_OFF + 4ull * (1 + t));
+        assert_true(v < 64);
+        assert_false(got[v]);
+        got[v] = true;
+    }
+    assert_int_equal(rd(w, RAT_DW_OFF + 4ull * 65), SENTINEL);
+    world_free(w);
+}
+
 static void expect_refused(struct world *w, uint32_t x, uint32_t y, uint32_t z, const char *needle)
 {
     char why[200];
@@ -429,6 +640,9 @@ int main(void)
         cmocka_unit_test(test_lds_barrier_one_wave),
         cmocka_unit_test(test_lds_barrier_two_waves),
         cmocka_unit_test(test_lds_barrier_32_waves),
+        cmocka_unit_test(test_image_load_through_rat_return),
+        cmocka_unit_test(test_atomic_add_returns),
+        cmocka_unit_test(test_rat_return_faults),
         cmocka_unit_test(test_malformed),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

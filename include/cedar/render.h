@@ -116,6 +116,7 @@ struct vc_cs_group {
     uint32_t lds_bytes;
     int (*barrier)(void *barrier_ctx, char *msg, size_t msglen);
     void *barrier_ctx;
+    unsigned wave;               /* the wave's index in its group (the shader's HW_WAVE_ID) */
 };
 
 struct vc_shader_ops {

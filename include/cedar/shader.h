@@ -327,6 +327,11 @@ struct eg_shader_env {
      * comp_mask (COMP_MASK); NULL: such stores fault. */
     int (*rat)(void *ctx, unsigned rat, unsigned inst, const uint32_t idx[4], const uint32_t data[4],
                unsigned comp_mask, char *msg, size_t msglen);
+    /* What the ALU source HW_WAVE_ID reads: the id of the wave running
+     * (distinct among the waves in flight at once; SE_ID reads 0, the
+     * Cedar's one shader engine).  The compute stage gives each wave of a
+     * thread group its index in the group (compute.c). */
+    unsigned hw_wave_id;
 };
 
 struct eg_shader_err { char msg[200]; };

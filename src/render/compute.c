@@ -27,7 +27,12 @@
  *   time: wave 0 first, each until it reaches a GROUP_BARRIER or its end,
  *   then the next unfinished wave in turn (round robin), so that every wave
  *   has reached a barrier before any goes past it, and the order of
- *   everything (LDS, memory, GDS) is the same in every run.
+ *   everything (LDS, memory, GDS) is the same in every run;
+ * - a wave's HW_WAVE_ID (the ALU source) is its index in its group, 0..31:
+ *   on the card it names the wave's slot, distinct among the waves in
+ *   flight, and Mesa makes each lane's RAT return address of it (with SE_ID,
+ *   0 on the Cedar's one shader engine, and the lane's MBCNT); here the
+ *   waves in flight at once are those of one group, each with its own index.
  *
  * The CS-invocations counter (vc_pipestat.c) counts every thread of every
  * wave that ran to its end. */
@@ -171,6 +176,7 @@ static void *wave_main(void *arg)
     pthread_mutex_unlock(&g->mu);
     struct vc_cs_group cg = g->cg;
     cg.barrier_ctx = w;
+    cg.wave = w->index;
     int rc = go ? r->shaders.cs(r->shaders.ctx, (const uint32_t (*)[4])w->r0, w->n, g->r1, &cg, &w->err) : 0;
     pthread_mutex_lock(&g->mu);
     w->ran = go && rc == 0;
@@ -190,7 +196,7 @@ static int run_waves(struct vc_render *r, const struct cs_state *c, const uint32
         return rs_fail(err, "compute: out of memory");
     g->r = r;
     g->r1 = r1;
-    g->cg = (struct vc_cs_group){lds, c->lds_bytes, wave_barrier, NULL};
+    g->cg = (struct vc_cs_group){lds, c->lds_bytes, wave_barrier, NULL, 0};
     g->failed = -1;
     pthread_mutex_init(&g->mu, NULL);
     pthread_cond_init(&g->cv, NULL);
@@ -244,7 +250,7 @@ static int run_group(struct vc_render *r, const struct cs_state *c, const uint32
         return run_waves(r, c, r1, c->lds_bytes ? lds : NULL, err);
     uint32_t r0[V_SQ_COMPUTE_LIMITS__WAVE_THREADS][4];
     unsigned n = wave_ids(c, 0, r0);
-    const struct vc_cs_group cg = {c->lds_bytes ? lds : NULL, c->lds_bytes, NULL, NULL};
+    const struct vc_cs_group cg = {c->lds_bytes ? lds : NULL, c->lds_bytes, NULL, NULL, 0};
     if (r->shaders.cs(r->shaders.ctx, (const uint32_t (*)[4])r0, n, r1, &cg, err))
         return -1;
     r->stats.cs_invocations += n;

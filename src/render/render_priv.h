@@ -553,4 +553,23 @@ int cb_resolve_tile(const struct cb_target *src, struct cb_target *dst, unsigned
 int cb_resolve_fragment0_tile(const struct cb_target *src, struct cb_target *dst, const struct fmask_tile *ft,
                               const struct color_tile *sc, const struct color_tile *dc);
 
+/* ---- a compute shader's random-access targets (rat.c) ---------------------- */
+
+#define RS_NUM_RAT 12            /* CB_COLOR0..11 may be RATs (regs: CB_TARGETS COUNT) */
+/* A dispatch's image RATs as colour targets, set up at their first use. */
+struct rat_targets {
+    struct cb_target *img[RS_NUM_RAT];
+    bool ok[RS_NUM_RAT];          /* img[i] is set up for this dispatch */
+};
+/* A lane's MEM_RAT operation inst (V_SQ_RAT_INST__*) on CB_COLOR<rat> at
+ * index idx with data (RW_GPR) under comp_mask; an _RTN form also writes
+ * the element's old value to CB_IMMED<rat>_BASE's buffer at element data[1].
+ * 0, or -1 with a reason in msg. */
+int rat_op(struct vc_render *r, struct rat_targets *rt, const struct vc_regs *regs, const struct vc_mem *mem,
+           unsigned rat, unsigned inst, const uint32_t idx[4], const uint32_t data[4], unsigned comp_mask,
+           char *msg, size_t msglen);
+/* Forget the targets' set-up (a new dispatch: the registers may have changed). */
+void rat_targets_reset(struct rat_targets *rt);
+void rat_targets_free(struct rat_targets *rt);
+
 #endif

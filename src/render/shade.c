@@ -76,8 +76,7 @@ struct shade {
     bool quads;                        /* the PS reads its quad's neighbours: run in 2x2 quads */
     const struct cedar_tiling *tiling; /* the GPU's, for texture layouts */
     struct vc_render *r;               /* the renderer (image RATs are colour targets: cb.c) */
-    struct cb_target *rat_img[V_CB_TARGETS__COUNT]; /* a dispatch's image RATs, set up at their first store */
-    bool rat_img_ok[V_CB_TARGETS__COUNT];
+    struct rat_targets rats;           /* a dispatch's image RATs (rat.c) */
     struct tex_unit *tex;              /* the texture unit (texture.c) */
 };
 
@@ -771,85 +770,12 @@ static int ds_es(void *ctx, const struct vc_regs *regs, const struct vc_mem *mem
     return rc;
 }
 
-/* A compute shader's RAT store (MEM_RAT / MEM_RAT_CACHELESS): the target
- * is CB_COLOR<rat>, bound as Mesa binds a shader storage buffer
- * (evergreen_init_color_surface_rat / evergreen_set_color_surface_buffer:
- * CB_COLOR_INFO.RAT, RESOURCE_TYPE BUFFER, linear, the element at
- * CB_COLOR_BASE + index.x x its bytes; sfn_instr_mem.cpp emit_ssbo_store:
- * STORE_TYPED, one dword at a time).  Modelled: STORE_TYPED to a buffer of
- * 32-bit channels (COLOR_32, _32_32, _32_32_32_32, integer or float), whose
- * elements take the data's bits unchanged, the channels COMP_MASK selects.
- * Anything else stops the dispatch with its name. */
-/* A STORE_TYPED to a 1D or 2D image RAT (an image2D Mesa binds as a colour
- * target with CB_COLOR_INFO.RAT, evergreen_set_color_surface_common): the
- * texel (index x, y) of CB_COLOR<rat>'s surface, laid out and packed as the
- * colour block writes it (cb.c: the tiling, the format, the number type;
- * the data's bits as a pixel shader's export of them), without blending
- * or logic op, the channels of COMP_MASK; a texel past CB_COLOR_DIM is
- * dropped (GL: a store outside the image has no effect). */
-static int cs_rat_image(struct shade *s, unsigned rat, const uint32_t idx[4], const uint32_t data[4],
-                        unsigned comp_mask, char *msg, size_t msglen)
-{
-    if (!s->rat_img_ok[rat]) {
-        if (!s->rat_img[rat] && !(s->rat_img[rat] = malloc(sizeof *s->rat_img[rat])))
-            return rs_msg_fail(msg, msglen, "out of memory");
-        struct vc_draw_err e = {{0}};
-        int rc = cb_target_init(s->r, s->rat_img[rat], rat, 1, s->regs, s->mem, &e);
-        if (rc)
-            return rs_msg_fail(msg, msglen, "%s", rc > 0 ? "a RAT of format COLOR_INVALID" : e.msg);
-        s->rat_img[rat]->blend = 0;
-        s->rat_img[rat]->rop3 = V_CB_ROP3__COPY;
-        s->rat_img_ok[rat] = true;
-    }
-    struct cb_target *t = s->rat_img[rat];
-    uint32_t dim = vc_reg(s->regs, REG_CB_COLOR_DIM(rat));
-    uint32_t w = G_CB_COLOR_DIM__WIDTH_MAX(dim) + 1, h = G_CB_COLOR_DIM__HEIGHT_MAX(dim) + 1;
-    if (idx[0] >= w || idx[0] >= t->width || idx[1] >= h || idx[1] >= t->height)
-        return 0;
-    float rgba[4];
-    memcpy(rgba, data, sizeof rgba);
-    t->write_mask = comp_mask & 0xFu;
-    cb_write(t, (const float[4]){0, 0, 0, 0}, idx[0], idx[1], 1u, rgba);
-    return 0;
-}
-
+/* A compute shader's MEM_RAT / MEM_RAT_CACHELESS operation (rat.c). */
 static int cs_rat(void *ctx, unsigned rat, unsigned inst, const uint32_t idx[4], const uint32_t data[4],
                   unsigned comp_mask, char *msg, size_t msglen)
 {
-    const struct shade *s = ctx;
-    if (inst != V_SQ_RAT_INST__STORE_TYPED)
-        return rs_msg_fail(msg, msglen, "RAT operation %s (%u) is not modelled (only STORE_TYPED)",
-                           enum_name("SQ_RAT_INST", inst), inst);
-    if (rat >= V_CB_TARGETS__COUNT)
-        return rs_msg_fail(msg, msglen, "no colour buffer %u to be a RAT", rat);
-    uint32_t info = vc_reg(s->regs, REG_CB_COLOR_INFO(rat));
-    if (!G_CB_COLOR_INFO__RAT(info))
-        return rs_msg_fail(msg, msglen, "CB_COLOR%u_INFO.RAT is clear", rat);
-    unsigned mode = G_CB_COLOR_INFO__ARRAY_MODE(info), type = G_CB_COLOR_INFO__RESOURCE_TYPE(info);
-    if (type == V_CB_RESOURCE_TYPE__TEXTURE1D || type == V_CB_RESOURCE_TYPE__TEXTURE2D)
-        return cs_rat_image(ctx, rat, idx, data, comp_mask, msg, msglen);
-    if (type != V_CB_RESOURCE_TYPE__BUFFER ||
-        (mode != V_ARRAY_MODE__ARRAY_LINEAR_GENERAL && mode != V_ARRAY_MODE__ARRAY_LINEAR_ALIGNED))
-        return rs_msg_fail(msg, msglen, "a RAT of resource type %s, %s, is not modelled (buffers, 1D and 2D images)",
-                           enum_name("CB_RESOURCE_TYPE", type), enum_name("ARRAY_MODE", mode));
-    unsigned fmt = G_CB_COLOR_INFO__FORMAT(info), chans;
-    switch (fmt) {
-    case V_CB_FORMAT__COLOR_32: case V_CB_FORMAT__COLOR_32_FLOAT: chans = 1; break;
-    case V_CB_FORMAT__COLOR_32_32: case V_CB_FORMAT__COLOR_32_32_FLOAT: chans = 2; break;
-    case V_CB_FORMAT__COLOR_32_32_32_32: case V_CB_FORMAT__COLOR_32_32_32_32_FLOAT: chans = 4; break;
-    default:
-        return rs_msg_fail(msg, msglen, "a RAT of format %s is not modelled (only 32-bit channels)",
-                           enum_name("CB_FORMAT", fmt));
-    }
-    uint64_t addr = ((uint64_t)vc_reg(s->regs, REG_CB_COLOR_BASE(rat)) << 8) + (uint64_t)idx[0] * 4 * chans;
-    uint8_t *p = vc_mem_ptr(s->mem, addr, 4 * chans);
-    if (!p)
-        return rs_msg_fail(msg, msglen, "element %u at 0x%llx is not inside a GPU buffer", idx[0],
-                           (unsigned long long)addr);
-    for (unsigned c = 0; c < chans; c++)
-        if (comp_mask >> c & 1u)
-            memcpy(p + 4 * c, &data[c], 4);
-    return 0;
+    struct shade *s = ctx;
+    return rat_op(s->r, &s->rats, s->regs, s->mem, rat, inst, idx, data, comp_mask, msg, msglen);
 }
 
 /* The compute stage (compute.c): the program at SQ_PGM_START_LS (Mesa
@@ -862,7 +788,7 @@ static int cs_begin(void *ctx, const struct vc_regs *regs, const struct vc_mem *
     s->regs = regs;
     s->mem = mem;
     s->cs = false;
-    memset(s->rat_img_ok, 0, sizeof s->rat_img_ok);
+    rat_targets_reset(&s->rats);
     memset(&s->prog[STAGE_CS], 0, sizeof s->prog[STAGE_CS]);
     if (map_program(s, STAGE_CS, REG_SQ_PGM_START_LS, err) || check_vertex_formats(s, STAGE_CS, err))
         return -1;
@@ -893,6 +819,7 @@ static int cs(void *ctx, const uint32_t (*r0)[4], unsigned n, const uint32_t r1[
     env.lds_bytes = g->lds_bytes;
     env.barrier = g->barrier;
     env.barrier_ctx = g->barrier_ctx;
+    env.hw_wave_id = g->wave;
     struct eg_vs_output o;
     struct eg_shader_err e;
     if (eg_run_stage_lanes(&s->prog[STAGE_CS], &env, &st, lanes, n, &o, &e))
@@ -1241,8 +1168,7 @@ void render_shade_free(struct vc_render *r)
         eg_wave_free(s->lanes.wave);
         free(s->lanes.gpr);
         free(s->lanes.param);
-        for (unsigned i = 0; i < V_CB_TARGETS__COUNT; i++)
-            free(s->rat_img[i]);
+        rat_targets_free(&s->rats);
         tex_unit_free(s->tex);
     }
     free(r->shade);

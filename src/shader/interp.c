@@ -50,6 +50,7 @@ struct machine {
     unsigned nl;            /* lanes */
     struct lane *ln;
     unsigned cl;            /* the lane an ALU group, fetch or export is running for */
+    uint64_t group_active;  /* the lanes active when the running ALU group began (MBCNT) */
     unsigned res_base, sampler_base;    /* of the main program's stage */
     bool is_ps;
     struct eg_kc kc[4];     /* kcache sets of the running ALU clause */
@@ -167,6 +168,8 @@ static int read_src(struct machine *m, struct lane *L, unsigned sel, unsigned ch
     case V_SQ_ALU_SRC__M_ONE_INT: *out = 0xFFFFFFFFu; return 0;
     case V_SQ_ALU_SRC__PV: *out = pv->u[chan]; return 0;
     case V_SQ_ALU_SRC__PS: *out = ps; return 0;
+    case V_SQ_ALU_SRC__SE_ID: *out = 0; return 0;   /* the Cedar has one shader engine */
+    case V_SQ_ALU_SRC__HW_WAVE_ID: *out = m->env->hw_wave_id; return 0;
     case V_SQ_ALU_SRC__LDS_OQ_A:
     case V_SQ_ALU_SRC__LDS_OQ_A_POP:
         /* the queue's oldest value (whichever channel is named) */
@@ -237,6 +240,20 @@ static int exec_interp(struct machine *m, struct slot *s, int k)
     return 0;
 }
 
+/* MBCNT_32LO_ACCUM_PREV_INT / MBCNT_32HI_INT's masked bit count for the
+ * running lane: how many of the lanes below it, among those active when the
+ * group began, have their bit set in src, the lanes of the wave's low half
+ * (0..31: bit l of src for lane l) or of its high half (32..63: bit l - 32).
+ * Mesa passes src = -1 (sfn_shader.cpp allocate_reserved_registers), so a
+ * lane gets the number of active lanes below it in that half; the model's
+ * compute waves have 32 lanes, so MBCNT_32HI_INT gives them 0. */
+static uint32_t mbcnt(const struct machine *m, uint32_t src, bool hi)
+{
+    uint64_t below = m->cl >= 64 ? ~0ull : (1ull << m->cl) - 1;
+    uint64_t bits = hi ? (uint64_t)src << 32 : (uint64_t)src;
+    return (uint32_t)__builtin_popcountll(below & m->group_active & bits);
+}
+
 /* One lane (m->cl) through one instruction group. */
 static int exec_group(struct machine *m, struct slot *s, const uint32_t *lit, unsigned nlit)
 {
@@ -286,11 +303,23 @@ static int exec_group(struct machine *m, struct slot *s, const uint32_t *lit, un
                 continue;
             unsigned op = s[k].op;
             bool gop = eg_alu_is_group_op(s[k].op3, op);
-            if (gop && k == EG_SLOT_T)
+            /* adds the next slot's result, as DOT does (Mesa r600_isa.c
+             * AF_PREV_NEXT for both; Mesa pairs it with MBCNT_32HI_INT in
+             * the slot after it), so it is taken with the group ops */
+            bool accum = !s[k].op3 && op == V_SQ_ALU_OP2__MBCNT_32LO_ACCUM_PREV_INT;
+            if ((gop || accum) && k == EG_SLOT_T)
                 return fault(m, "%s in the trans slot", eg_alu_op_name(false, op));
-            if (gop != (pass == 1))
+            if ((gop || accum) != (pass == 1))
                 continue;
-            if (gop) {
+            if (accum) {
+                if (k == EG_SLOT_W || !s[k + 1].used)
+                    return fault(m, "%s without an instruction in the next slot", eg_alu_op_name(false, op));
+                s[k].fx = (struct alu_effects){ .int_result = true };
+                s[k].result = mbcnt(m, s[k].src[0], false) + s[k + 1].result;
+            } else if (!s[k].op3 && op == V_SQ_ALU_OP2__MBCNT_32HI_INT) {
+                s[k].fx = (struct alu_effects){ .int_result = true };
+                s[k].result = mbcnt(m, s[k].src[0], true);
+            } else if (gop) {
                 if (!group) {
                     struct eg_alu_group_slot g[4];
                     uint32_t res[4];
@@ -430,6 +459,7 @@ static int run_alu_clause(struct machine *m, size_t addr, unsigned nslots)
                                       .w1 = g.s[k].w1 };
         /* each active lane through the group (a lane a KILL or an
          * UPDATE_EXEC_MASK deactivates skips the rest of the clause) */
+        m->group_active = m->cf.active;
         for (m->cl = 0; m->cl < m->nl; m->cl++) {
             if (!(m->cf.active >> m->cl & 1u))
                 continue;
