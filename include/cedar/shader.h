@@ -321,10 +321,12 @@ struct eg_shader_env {
      * go on, or -1 with a reason in msg).  NULL: nothing to wait for. */
     int (*barrier)(void *barrier_ctx, char *msg, size_t msglen);
     void *barrier_ctx;
-    /* A MEM_RAT / MEM_RAT_CACHELESS store of a lane: operation inst
-     * (V_SQ_RAT_INST__*) on random-access target rat (CB_COLOR<rat>) at
-     * the index idx (INDEX_GPR: x, y, z, w), of data (RW_GPR) under
-     * comp_mask (COMP_MASK); NULL: such stores fault. */
+    /* A MEM_RAT / MEM_RAT_CACHELESS operation of a lane: inst
+     * (V_SQ_RAT_INST__*: a store, an atomic, a return) on random-access
+     * target rat (CB_COLOR<rat>) at the index idx (INDEX_GPR: x, y, z, w),
+     * of data (RW_GPR) under comp_mask (COMP_MASK); an operation with a
+     * return writes it to memory itself (the compute stage: src/render/rat.c),
+     * done when the call returns.  NULL: MEM_RAT faults. */
     int (*rat)(void *ctx, unsigned rat, unsigned inst, const uint32_t idx[4], const uint32_t data[4],
                unsigned comp_mask, char *msg, size_t msglen);
     /* What the ALU source HW_WAVE_ID reads: the id of the wave running
