@@ -465,13 +465,13 @@ static void unsupported_opcode_is_named(void **state)
     eg_asm_init(&a);
     eg_asm_nop(&a);
     eg_asm_alu_clause(&a, V_SQ_CF_ALU_INST__ALU, NULL);
-    eg_asm_alu(&a, &(struct eg_alu){ .op = V_SQ_ALU_OP2__MBCNT_32HI_INT, .dst = { 1, 0, .write = true },
+    eg_asm_alu(&a, &(struct eg_alu){ .op = V_SQ_ALU_OP2__OFFSET_TO_FLT, .dst = { 1, 0, .write = true },
                                      .src = { eg_src_gpr(0, 0), eg_src_gpr(0, 1) }, .last = true });
     struct env_ctx c = { 0 };
     struct eg_vs_output out;
     struct eg_shader_err err;
     assert_int_equal(run_alu_vs(&a, &c, &out, &err), -1);
-    assert_string_equal(err.msg, "shader TEST PC 1 (clause instruction at 3): unsupported ALU OP2 opcode 0xb3 (MBCNT_32HI_INT)");
+    assert_string_equal(err.msg, "shader TEST PC 1 (clause instruction at 3): unsupported ALU OP2 opcode 0xb4 (OFFSET_TO_FLT)");
     /* an unsupported CF instruction */
     uint32_t w[4] = { 0, S_SQ_CF_WORD1__CF_INST(V_SQ_CF_INST__EMIT_VERTEX), 0, 0 };
     struct eg_shader_env env = make_env(&c);
