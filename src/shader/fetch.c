@@ -815,13 +815,48 @@ static void query_lod(const struct tex_fetch *f, float lambda, float clamped, un
     *v = (union eg_vec4){ .f = { lambda, level < top ? level : top, 0.0f, 0.0f } };
 }
 
-int eg_exec_tex(const struct eg_shader_env *env, union eg_vec4 *gpr, unsigned res_base, unsigned sampler_base,
-                const uint32_t w[4], const struct eg_tex_quad *q, char *msg, size_t msglen)
+/* The destination swizzle of a sample: the resource's swizzle of v, then
+ * the instruction's (write_sel twice, as one table): for each register
+ * component the component of v it takes, or TEX_SWZ_0 / _1 / _KEEP. */
+enum { TEX_SWZ_0 = 4, TEX_SWZ_1, TEX_SWZ_KEEP };
+
+static void sample_swizzle(const uint8_t rsel[4], const unsigned sel[4], uint8_t out[4])
 {
+    for (int c = 0; c < 4; c++) {
+        unsigned k = sel[c], from;
+        if (k == V_SQ_INST_SEL__ZERO || k == V_SQ_INST_SEL__ONE)
+            from = k == V_SQ_INST_SEL__ZERO ? TEX_SWZ_0 : TEX_SWZ_1;
+        else if (k > V_SQ_INST_SEL__W)
+            from = TEX_SWZ_KEEP;
+        else if (rsel[k] <= V_SQ_INST_SEL__W)
+            from = rsel[k];
+        else if (rsel[k] == V_SQ_INST_SEL__ZERO || rsel[k] == V_SQ_INST_SEL__ONE)
+            from = rsel[k] == V_SQ_INST_SEL__ZERO ? TEX_SWZ_0 : TEX_SWZ_1;
+        else
+            from = k;   /* the resource swizzle masks it: v's own */
+        out[c] = (uint8_t)from;
+    }
+}
+
+int eg_tex_prepare(const struct eg_shader_env *env, unsigned res_base, unsigned sampler_base, const uint32_t w[4],
+                   struct eg_tex_prep *p, char *msg, size_t msglen)
+{
+    memset(p, 0, sizeof *p);
+    memcpy(p->w, w, sizeof p->w);
+    p->env = env;
     unsigned inst = G_SQ_TEX_WORD0__TEX_INST(w[0]);
-    int gr = gradients(inst, gpr, w, q, msg, msglen);
-    if (gr)
-        return gr < 0 ? -1 : 0;
+    p->inst = inst;
+    p->sel[0] = G_SQ_TEX_WORD1__DST_SEL_X(w[1]);
+    p->sel[1] = G_SQ_TEX_WORD1__DST_SEL_Y(w[1]);
+    p->sel[2] = G_SQ_TEX_WORD1__DST_SEL_Z(w[1]);
+    p->sel[3] = G_SQ_TEX_WORD1__DST_SEL_W(w[1]);
+    p->src_gpr = G_SQ_TEX_WORD0__SRC_GPR(w[0]);
+    p->dst_gpr = G_SQ_TEX_WORD1__DST_GPR(w[1]);
+    if (inst == V_SQ_TEX_INST__GET_GRADIENTS_H || inst == V_SQ_TEX_INST__GET_GRADIENTS_V ||
+        inst == V_SQ_TEX_INST__SET_GRADIENTS_H || inst == V_SQ_TEX_INST__SET_GRADIENTS_V) {
+        p->gradients = true;    /* per lane: gradients() */
+        return 0;
+    }
     bool ld = inst == V_SQ_TEX_INST__LD, info = inst == V_SQ_TEX_INST__GET_TEXTURE_RESINFO;
     bool nsamples = inst == V_SQ_TEX_INST__GET_NUMBER_OF_SAMPLES;
     bool cmp = inst == V_SQ_TEX_INST__SAMPLE_C || inst == V_SQ_TEX_INST__SAMPLE_C_L ||
@@ -848,120 +883,193 @@ int eg_exec_tex(const struct eg_shader_env *env, union eg_vec4 *gpr, unsigned re
         return -1;
     }
     unsigned res = res_base + G_SQ_TEX_WORD0__RESOURCE_ID(w[0]);
-    struct eg_tex_resource tr;
-    struct tex_fetch f = { .env = env, .res = res, .tr = &tr, .msg = msg, .msglen = msglen };
-    if (env->tex_resource(env->ctx, res, &tr, msg, msglen))
+    struct eg_tex_resource *tr = &p->tr;
+    p->res = res;
+    if (env->tex_resource(env->ctx, res, tr, msg, msglen))
         return -1;
     bool sampled = !ld && !info && !nsamples;
-    if (sampled &&
-        env->tex_sampler(env->ctx, sampler_base + G_SQ_TEX_WORD2__SAMPLER_ID(w[2]), res, &f.s, msg, msglen))
+    if (sampled && env->tex_sampler(env->ctx, sampler_base + G_SQ_TEX_WORD2__SAMPLER_ID(w[2]), res, &p->s, msg, msglen))
         return -1;
-    if (!tr.width || !tr.height || !tr.depth) {
+    if (!tr->width || !tr->height || !tr->depth) {
         snprintf(msg, msglen, "texture resource %u has a zero size", res);
         return -1;
     }
-    if (tr.last_level < tr.base_level)
-        tr.last_level = tr.base_level;
-    const union eg_vec4 *src = &gpr[G_SQ_TEX_WORD0__SRC_GPR(w[0])];
-    const unsigned sel[4] = { G_SQ_TEX_WORD1__DST_SEL_X(w[1]), G_SQ_TEX_WORD1__DST_SEL_Y(w[1]),
-                              G_SQ_TEX_WORD1__DST_SEL_Z(w[1]), G_SQ_TEX_WORD1__DST_SEL_W(w[1]) };
-    union eg_vec4 v = { .u = { 0, 0, 0, 0 } }, t;
-    /* the integer operands (LD, RESINFO) through SRC_SEL_X..W: a component,
-     * or the constants 0 and 1 (1.0's bits, as for the float coordinates) */
-    const unsigned ssel[4] = { G_SQ_TEX_WORD2__SRC_SEL_X(w[2]), G_SQ_TEX_WORD2__SRC_SEL_Y(w[2]),
-                               G_SQ_TEX_WORD2__SRC_SEL_Z(w[2]), G_SQ_TEX_WORD2__SRC_SEL_W(w[2]) };
-    union eg_vec4 isrc;
-    for (int k = 0; k < 4; k++) {
-        if (ssel[k] <= V_SQ_INST_SEL__W)
-            isrc.u[k] = src->u[ssel[k]];
-        else
-            isrc.f[k] = ssel[k] == V_SQ_INST_SEL__ONE ? 1.0f : 0.0f;
-    }
-    if (info || nsamples) {
-        if (info)
-            resinfo(&tr, (int32_t)isrc.u[0], &v);
-        else
-            v.u[3] = tr.samples ? tr.samples : 1;
-        write_sel(&gpr[G_SQ_TEX_WORD1__DST_GPR(w[1])], &v, sel, true);
+    if (tr->last_level < tr->base_level)
+        tr->last_level = tr->base_level;
+    p->ssel[0] = G_SQ_TEX_WORD2__SRC_SEL_X(w[2]);
+    p->ssel[1] = G_SQ_TEX_WORD2__SRC_SEL_Y(w[2]);
+    p->ssel[2] = G_SQ_TEX_WORD2__SRC_SEL_Z(w[2]);
+    p->ssel[3] = G_SQ_TEX_WORD2__SRC_SEL_W(w[2]);
+    p->ld = ld, p->info = info, p->nsamples = nsamples, p->cmp = cmp, p->gather = gather;
+    p->explicit_lod = explicit_lod, p->bias = bias, p->lz = lz, p->grad = grad, p->get_lod = get_lod;
+    p->hofs[0] = G_SQ_TEX_WORD2__OFFSET_X(w[2]);
+    p->hofs[1] = G_SQ_TEX_WORD2__OFFSET_Y(w[2]);
+    p->hofs[2] = G_SQ_TEX_WORD2__OFFSET_Z(w[2]);
+    p->msaa = tr->dim == V_SQ_TEX_DIM__SQ_TEX_DIM_2D_MSAA || tr->dim == V_SQ_TEX_DIM__SQ_TEX_DIM_2D_ARRAY_MSAA;
+    if (info || nsamples)
         return 0;
-    }
-    /* the float operands: the same selection (coord_value) */
-    const float c[4] = { isrc.f[0], isrc.f[1], isrc.f[2], isrc.f[3] };
-    /* offsets: half texels; LD's integer ones rounded down */
-    const int hofs[3] = { G_SQ_TEX_WORD2__OFFSET_X(w[2]), G_SQ_TEX_WORD2__OFFSET_Y(w[2]), G_SQ_TEX_WORD2__OFFSET_Z(w[2]) };
-    bool msaa = tr.dim == V_SQ_TEX_DIM__SQ_TEX_DIM_2D_MSAA || tr.dim == V_SQ_TEX_DIM__SQ_TEX_DIM_2D_ARRAY_MSAA;
-    if (msaa && !ld) {
+    if (p->msaa && !ld) {
         snprintf(msg, msglen, "texture resource %u: an MSAA texture is read with LD only (TEX_INST %u)", res, inst);
         return -1;
     }
-    if (ld) {
-        const int iofs[3] = { hofs[0] >> 1, hofs[1] >> 1, hofs[2] >> 1 };
-        if (msaa ? msaa_ld(env, res, &tr, &isrc, w, iofs, &v, msg, msglen) : plain_ld(&f, &isrc, iofs, &v))
-            return -1;
-    } else {
-        const bool norm[3] = { G_SQ_TEX_WORD1__COORD_TYPE_X(w[1]), G_SQ_TEX_WORD1__COORD_TYPE_Y(w[1]),
-                               G_SQ_TEX_WORD1__COORD_TYPE_Z(w[1]) };
-        const float offs[3] = { (float)hofs[0] * 0.5f, (float)hofs[1] * 0.5f, (float)hofs[2] * 0.5f };
-        f.compare = cmp;
-        f.ref = explicit_lod || bias ? c[2] : c[3];
-        if (tr.fixed_depth)     /* NaN stays NaN: every comparison but NOTEQUAL / ALWAYS fails */
-            f.ref = f.ref < 0.0f ? 0.0f : f.ref > 1.0f ? 1.0f : f.ref;
-        /* level of detail: not computed when nothing below depends on it
-         * (one filter for minification and magnification, one level) */
-        bool lod_free = !get_lod && f.s.min_filter == f.s.mag_filter &&
-                        ((f.s.mip_filter != V_SQ_TEX_Z_FILTER__SQ_TEX_Z_FILTER_POINT &&
-                          f.s.mip_filter != V_SQ_TEX_Z_FILTER__SQ_TEX_Z_FILTER_LINEAR) ||
-                         tr.last_level == tr.base_level);
-        float lod = lz || lod_free ? 0.0f : explicit_lod ? c[3] : implicit_lod(&f, q, grad, w, norm);
-        if (bias)
-            lod += c[3];
-        if (!lz)
-            lod += f.s.lod_bias;
-        /* minification is decided before the MIN/MAX_LOD clamp: Mesa
-         * programs MAX_LOD = MIN_LOD when the mip filter is NONE, which
-         * would otherwise turn every non-mipmapped GL_LINEAR minification
-         * into magnification (the ISA document does not say; chosen so) */
-        unsigned filter = lod > 0.0f ? f.s.min_filter : f.s.mag_filter;
-        float lambda = lod;
-        lod = isnan(lod) ? f.s.min_lod : lod < f.s.min_lod ? f.s.min_lod : lod > f.s.max_lod ? f.s.max_lod : lod;
-        if (get_lod) {
-            query_lod(&f, lambda, lod, &v);
-            write_sel(&gpr[G_SQ_TEX_WORD1__DST_GPR(w[1])], &v, sel, false);
-            return 0;
-        }
-        unsigned l0 = tr.base_level, l1 = l0;
-        float frac = 0.0f;
-        if (lod > 0.0f && f.s.mip_filter == V_SQ_TEX_Z_FILTER__SQ_TEX_Z_FILTER_POINT) {
-            if (lod > 0.5f)
-                l0 += (unsigned)fminf(ceilf(lod + 0.5f) - 1.0f, 31.0f);
-            l1 = l0;
-        } else if (lod > 0.0f && f.s.mip_filter == V_SQ_TEX_Z_FILTER__SQ_TEX_Z_FILTER_LINEAR) {
-            float fl = floorf(lod);
-            l0 += (unsigned)fminf(fl, 31.0f);
-            l1 = l0 + 1;
-            frac = lod - fl;
-        }
-        if (l0 > tr.last_level)
-            l0 = tr.last_level;
-        if (l1 > tr.last_level)
-            l1 = tr.last_level;
-        int comp = gather ? (int)G_SQ_TEX_WORD0__INST_MOD(w[0]) : -1;
-        set_level(&f, l0);
-        if (filter_level(&f, c, norm, offs, filter, comp, &v))
-            return -1;
-        if (l1 != l0 && frac > 0.0f) {
-            union eg_vec4 v1;
-            set_level(&f, l1);
-            if (filter_level(&f, c, norm, offs, filter, comp, &v1))
-                return -1;
-            for (int ch = 0; ch < 4; ch++)
-                v.f[ch] = v.f[ch] * (1.0f - frac) + v1.f[ch] * frac;
-        }
-    }
-    /* the resource's swizzle, then the instruction's */
-    const unsigned rsel[4] = { tr.dst_sel[0], tr.dst_sel[1], tr.dst_sel[2], tr.dst_sel[3] };
-    t = v;
-    write_sel(&t, &v, rsel, false);
-    write_sel(&gpr[G_SQ_TEX_WORD1__DST_GPR(w[1])], &t, sel, false);
+    p->norm[0] = G_SQ_TEX_WORD1__COORD_TYPE_X(w[1]);
+    p->norm[1] = G_SQ_TEX_WORD1__COORD_TYPE_Y(w[1]);
+    p->norm[2] = G_SQ_TEX_WORD1__COORD_TYPE_Z(w[1]);
+    /* level of detail: not computed when nothing below depends on it
+     * (one filter for minification and magnification, one level) */
+    p->lod_free = !ld && !get_lod && p->s.min_filter == p->s.mag_filter &&
+                  ((p->s.mip_filter != V_SQ_TEX_Z_FILTER__SQ_TEX_Z_FILTER_POINT &&
+                    p->s.mip_filter != V_SQ_TEX_Z_FILTER__SQ_TEX_Z_FILTER_LINEAR) ||
+                   tr->last_level == tr->base_level);
+    sample_swizzle(tr->dst_sel, p->sel, p->swz);
+    for (int k = 0; k < 3; k++)
+        p->offs[k] = (float)p->hofs[k] * 0.5f;
+    /* a point sample of a 2D texture (or array) whose level of detail
+     * decides nothing reads the base level through filter_level's point
+     * branch: point_lane, its steps for these dimensions only */
+    p->point = !ld && p->lod_free && !cmp && !gather && p->s.min_filter == V_SQ_TEX_XY_FILTER__SQ_TEX_XY_FILTER_POINT &&
+               (tr->dim == V_SQ_TEX_DIM__SQ_TEX_DIM_2D || tr->dim == V_SQ_TEX_DIM__SQ_TEX_DIM_2D_ARRAY);
+    p->ps = p->s;
+    p->ps.clamp_x = point_mode(p->s.clamp_x);
+    p->ps.clamp_y = point_mode(p->s.clamp_y);
+    p->ps.clamp_z = point_mode(p->s.clamp_z);
     return 0;
+}
+
+/* The point sample of a prepared instruction with p->point: what
+ * filter_level gives at the base level with the point filter. */
+static int point_lane(const struct eg_tex_prep *p, const float c[4], union eg_vec4 *v, char *msg, size_t msglen)
+{
+    const struct eg_tex_resource *tr = &p->tr;
+    struct tex_fetch f;     /* what texel() reads of it without a comparison (not the sampler: p->ps) */
+    f.env = p->env, f.res = p->res, f.tr = tr, f.compare = false, f.msg = msg, f.msglen = msglen;
+    set_level(&f, tr->base_level);
+    float u[2];
+    for (int k = 0; k < 2; k++) {
+        u[k] = (p->norm[k] ? c[k] * (float)f.size[k] : c[k]) + p->offs[k];
+        unsigned mode = k ? p->s.clamp_y : p->s.clamp_x;
+        if (half_border(mode))
+            u[k] = half_border_coord(u[k], f.size[k], mode);
+    }
+    int64_t z = tr->dim == V_SQ_TEX_DIM__SQ_TEX_DIM_2D_ARRAY ? array_layer(c[2], tr->depth) : 0;
+    return texel(&f, &p->ps, texel_coord(u[0]), texel_coord(u[1]), z, v);
+}
+
+/* A sample (not LD) of a prepared instruction for one lane, coordinates
+ * c: the filtered texel in v (0), GET_LOD's result written to dst (1), or
+ * -1 with the reason in msg. */
+static int sample_lane(const struct eg_tex_prep *p, const struct eg_tex_quad *q, const float c[4], union eg_vec4 *v,
+                       union eg_vec4 *dst, char *msg, size_t msglen)
+{
+    const struct eg_tex_resource *tr = &p->tr;
+    struct tex_fetch f = { .env = p->env, .res = p->res, .tr = tr, .s = p->s, .msg = msg, .msglen = msglen };
+    f.compare = p->cmp;
+    f.ref = p->explicit_lod || p->bias ? c[2] : c[3];
+    if (tr->fixed_depth)    /* NaN stays NaN: every comparison but NOTEQUAL / ALWAYS fails */
+        f.ref = f.ref < 0.0f ? 0.0f : f.ref > 1.0f ? 1.0f : f.ref;
+    float lod = p->lz || p->lod_free ? 0.0f : p->explicit_lod ? c[3] : implicit_lod(&f, q, p->grad, p->w, p->norm);
+    if (p->bias)
+        lod += c[3];
+    if (!p->lz)
+        lod += f.s.lod_bias;
+    /* minification is decided before the MIN/MAX_LOD clamp: Mesa
+     * programs MAX_LOD = MIN_LOD when the mip filter is NONE, which
+     * would otherwise turn every non-mipmapped GL_LINEAR minification
+     * into magnification (the ISA document does not say; chosen so) */
+    unsigned filter = lod > 0.0f ? f.s.min_filter : f.s.mag_filter;
+    float lambda = lod;
+    lod = isnan(lod) ? f.s.min_lod : lod < f.s.min_lod ? f.s.min_lod : lod > f.s.max_lod ? f.s.max_lod : lod;
+    if (p->get_lod) {
+        query_lod(&f, lambda, lod, v);
+        write_sel(dst, v, p->sel, false);
+        return 1;
+    }
+    unsigned l0 = tr->base_level, l1 = l0;
+    float frac = 0.0f;
+    if (lod > 0.0f && f.s.mip_filter == V_SQ_TEX_Z_FILTER__SQ_TEX_Z_FILTER_POINT) {
+        if (lod > 0.5f)
+            l0 += (unsigned)fminf(ceilf(lod + 0.5f) - 1.0f, 31.0f);
+        l1 = l0;
+    } else if (lod > 0.0f && f.s.mip_filter == V_SQ_TEX_Z_FILTER__SQ_TEX_Z_FILTER_LINEAR) {
+        float fl = floorf(lod);
+        l0 += (unsigned)fminf(fl, 31.0f);
+        l1 = l0 + 1;
+        frac = lod - fl;
+    }
+    if (l0 > tr->last_level)
+        l0 = tr->last_level;
+    if (l1 > tr->last_level)
+        l1 = tr->last_level;
+    int comp = p->gather ? (int)G_SQ_TEX_WORD0__INST_MOD(p->w[0]) : -1;
+    set_level(&f, l0);
+    if (filter_level(&f, c, p->norm, p->offs, filter, comp, v))
+        return -1;
+    if (l1 != l0 && frac > 0.0f) {
+        union eg_vec4 v1;
+        set_level(&f, l1);
+        if (filter_level(&f, c, p->norm, p->offs, filter, comp, &v1))
+            return -1;
+        for (int ch = 0; ch < 4; ch++)
+            v->f[ch] = v->f[ch] * (1.0f - frac) + v1.f[ch] * frac;
+    }
+    return 0;
+}
+
+int eg_tex_lane(const struct eg_tex_prep *p, union eg_vec4 *gpr, const struct eg_tex_quad *q, char *msg,
+                size_t msglen)
+{
+    if (p->gradients)
+        return gradients(p->inst, gpr, p->w, q, msg, msglen) < 0 ? -1 : 0;
+    const struct eg_tex_resource *tr = &p->tr;
+    const union eg_vec4 *src = &gpr[p->src_gpr];
+    union eg_vec4 *dst = &gpr[p->dst_gpr];
+    union eg_vec4 v = { .u = { 0, 0, 0, 0 } };
+    /* the integer operands (LD, RESINFO) through SRC_SEL_X..W: a component,
+     * or the constants 0 and 1 (1.0's bits, as for the float coordinates);
+     * the float operands are the same selection (coord_value) */
+    union eg_vec4 isrc;
+    for (int k = 0; k < 4; k++) {
+        if (p->ssel[k] <= V_SQ_INST_SEL__W)
+            isrc.u[k] = src->u[p->ssel[k]];
+        else
+            isrc.f[k] = p->ssel[k] == V_SQ_INST_SEL__ONE ? 1.0f : 0.0f;
+    }
+    if (p->info || p->nsamples) {
+        if (p->info)
+            resinfo(tr, (int32_t)isrc.u[0], &v);
+        else
+            v.u[3] = tr->samples ? tr->samples : 1;
+        write_sel(dst, &v, p->sel, true);
+        return 0;
+    }
+    int r;
+    if (p->point) {
+        r = point_lane(p, isrc.f, &v, msg, msglen);
+    } else if (p->ld) {
+        struct tex_fetch f = { .env = p->env, .res = p->res, .tr = tr, .msg = msg, .msglen = msglen };
+        const int iofs[3] = { p->hofs[0] >> 1, p->hofs[1] >> 1, p->hofs[2] >> 1 };
+        r = p->msaa ? msaa_ld(p->env, p->res, tr, &isrc, p->w, iofs, &v, msg, msglen) : plain_ld(&f, &isrc, iofs, &v);
+    } else {
+        r = sample_lane(p, q, isrc.f, &v, dst, msg, msglen);
+    }
+    if (r)
+        return r < 0 ? -1 : 0;
+    /* the resource's swizzle, then the instruction's (sample_swizzle) */
+    for (int c = 0; c < 4; c++) {
+        unsigned k = p->swz[c];
+        if (k < TEX_SWZ_0)
+            dst->u[c] = v.u[k];
+        else if (k != TEX_SWZ_KEEP)
+            dst->u[c] = k == TEX_SWZ_0 ? 0 : 0x3F800000u;   /* 0, 1.0f */
+    }
+    return 0;
+}
+
+int eg_exec_tex(const struct eg_shader_env *env, union eg_vec4 *gpr, unsigned res_base, unsigned sampler_base,
+                const uint32_t w[4], const struct eg_tex_quad *q, char *msg, size_t msglen)
+{
+    struct eg_tex_prep p;
+    if (eg_tex_prepare(env, res_base, sampler_base, w, &p, msg, msglen))
+        return -1;
+    return eg_tex_lane(&p, gpr, q, msg, msglen);
 }

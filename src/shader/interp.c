@@ -569,6 +569,8 @@ static int run_fetch_clause(struct machine *m, bool tex, size_t addr, unsigned c
          * instruction's derivatives read the quad's neighbours */
         union eg_vec4 src[MAX_LANES];
         struct eg_tex_lod_memo memo = { false, 0.0f };
+        struct eg_tex_prep prep;    /* the TEX instruction, prepared by its first lane (eg_exec_tex's two halves) */
+        bool prepared = false;
         if (tex && m->is_ps)
             for (unsigned l = 0; l < m->nl; l++)
                 src[l] = m->ln[l].gpr[G_SQ_TEX_WORD0__SRC_GPR(m->cf.prog->dw[at])];
@@ -589,7 +591,10 @@ static int run_fetch_clause(struct machine *m, bool tex, size_t addr, unsigned c
             if (tex && G_SQ_TEX_WORD0__TEX_INST(w[0]) == V_SQ_TEX_INST__VFETCH) {
                 r = eg_exec_vtx(m->env, gpr, cur_res_base(m), w, msg, sizeof msg);
             } else if (tex) {
-                r = eg_exec_tex(m->env, gpr, cur_res_base(m), m->sampler_base, w, &q, msg, sizeof msg);
+                r = prepared ? 0 : eg_tex_prepare(m->env, cur_res_base(m), m->sampler_base, w, &prep, msg, sizeof msg);
+                prepared = true;
+                if (!r)
+                    r = eg_tex_lane(&prep, gpr, &q, msg, sizeof msg);
             } else if (G_SQ_VTX_WORD0__VTX_INST(w[0]) == V_SQ_VTX_INST__MEM) {
                 const union eg_vec4 *sc = lane_scratch(m, l);
                 if (!sc)

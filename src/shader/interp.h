@@ -120,6 +120,35 @@ struct eg_tex_quad {
 int eg_exec_tex(const struct eg_shader_env *env, union eg_vec4 *gpr, unsigned res_base, unsigned sampler_base,
                 const uint32_t w[4], const struct eg_tex_quad *q, char *msg, size_t msglen);
 
+/* One TEX instruction decoded for a run over many lanes (fetch.c): its
+ * fields, the resource and sampler the callbacks give for it (read once:
+ * the registers do not change inside a draw), what a sample does with
+ * them.  eg_tex_prepare fills it from the instruction's words w (0, or -1
+ * with the reason every lane's eg_exec_tex would give), eg_tex_lane runs it
+ * for one lane: eg_exec_tex is the two, so a caller keeps the prepared
+ * instruction for its loop over the lanes (after the first lane it runs:
+ * with none, nothing is read). */
+struct eg_tex_prep {
+    const struct eg_shader_env *env;
+    uint32_t w[4];
+    unsigned inst, res, src_gpr, dst_gpr;
+    unsigned sel[4], ssel[4];       /* DST_SEL, SRC_SEL */
+    bool gradients;                 /* GET / SET_GRADIENTS: nothing else below is set */
+    bool ld, info, nsamples, cmp, gather, explicit_lod, bias, lz, grad, get_lod, msaa, lod_free;
+    bool norm[3];
+    int hofs[3];                    /* OFFSET_X..Z, half texels */
+    uint8_t swz[4];                 /* the resource's then the instruction's swizzle of a sample */
+    float offs[3];                  /* the offsets in texels */
+    bool point;                     /* a point sample of the base level of a 2D texture or array */
+    struct eg_tex_resource tr;
+    struct eg_tex_sampler s;
+    struct eg_tex_sampler ps;       /* s with the address modes a point sample uses (point_mode) */
+};
+int eg_tex_prepare(const struct eg_shader_env *env, unsigned res_base, unsigned sampler_base, const uint32_t w[4],
+                   struct eg_tex_prep *p, char *msg, size_t msglen);
+int eg_tex_lane(const struct eg_tex_prep *p, union eg_vec4 *gpr, const struct eg_tex_quad *q, char *msg,
+                size_t msglen);
+
 /* The implicit level of detail (OpenGL 4.6 8.14.1, without the bias and
  * clamps): log2 of the larger of |d(s,t,r)/dx| and |d(s,t,r)/dy| in texels,
  * from the normalized coordinates' derivatives over `dims` dimensions of a

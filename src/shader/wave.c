@@ -8,7 +8,8 @@
  * each group gets exactly what eg_run_ps_lanes (interp.c) gives it on its
  * own: the same per-lane steps (sources read before any write, PV / PS,
  * predicates, AR, KILL, the same eg_alu_eval / eg_alu_eval_group /
- * eg_exec_tex / eg_exec_vtx / eg_export_lane calls) and the same flow
+ * eg_exec_tex (as its halves eg_tex_prepare / eg_tex_lane) / eg_exec_vtx /
+ * eg_export_lane calls) and the same flow
  * control (cf.c).  Flow control decides on "no lane left" (a jump, a
  * loop's next iteration, LOOP_BREAK's jump): where some groups of the wave
  * would decide one way and some the other, the wave splits (none() below),
@@ -76,6 +77,7 @@ struct eg_wave {
     union eg_vec4 *scratch;         /* N x EG_SCRATCH_ELEMS, made at the first use */
     unsigned scratch_hi;            /* elements 0 .. scratch_hi - 1 may be written in some lane */
     struct eg_tex_lod_memo lod_memo[N];     /* by the group's first lane */
+    struct eg_tex_prep tex_prep;            /* the TEX instruction running (run_fetch_clause) */
 };
 
 struct eg_wave *eg_wave_new(const struct eg_program *ps, const struct eg_shader_env *env)
@@ -586,7 +588,9 @@ static int scratch_read(struct eg_wave *w, const uint32_t words[4], uint64_t A)
 
 /* A TEX or VTX clause over the lanes A: each instruction through
  * eg_exec_tex / eg_exec_vtx for one lane at a time, on a copy of the two
- * registers it reads and writes (the words rewritten to name them R0, R1). */
+ * registers it reads and writes (the words rewritten to name them R0, R1);
+ * a TEX instruction prepared once (eg_tex_prepare), then eg_tex_lane for
+ * each lane: what eg_exec_tex does for it. */
 static int run_fetch_clause(void *ctx, struct eg_cf *c, bool tex, size_t addr, unsigned count, uint64_t A)
 {
     struct eg_wave *w = ctx;
@@ -623,6 +627,7 @@ static int run_fetch_clause(void *ctx, struct eg_cf *c, bool tex, size_t addr, u
             w->hw = dg + 1;
         if (tex)
             memset(w->lod_memo, 0, sizeof w->lod_memo);
+        bool prepared = false;      /* w->tex_prep holds this instruction (after its first lane) */
         EACH_LANE(l, A) {
             union eg_vec4 r[2];
             char msg[160];
@@ -630,9 +635,13 @@ static int run_fetch_clause(void *ctx, struct eg_cf *c, bool tex, size_t addr, u
             get_reg(w, dg, l, &r[1]);
             int rc;
             if (tex) {
+                if (!prepared && eg_tex_prepare(w->env, V_SQ_FETCH_RESOURCE_BASE__PS, V_SQ_SAMPLER_BASE__PS, ww,
+                                                &w->tex_prep, msg, sizeof msg))
+                    return BAIL;
+                prepared = true;
                 unsigned q = l - l % w->group;
                 struct eg_tex_quad quad = { &src[q], w->group, l - q, w->grad[l], &w->lod_memo[q] };
-                rc = eg_exec_tex(w->env, r, V_SQ_FETCH_RESOURCE_BASE__PS, V_SQ_SAMPLER_BASE__PS, ww, &quad, msg, sizeof msg);
+                rc = eg_tex_lane(&w->tex_prep, r, &quad, msg, sizeof msg);
             } else {
                 rc = eg_exec_vtx(w->env, r, V_SQ_FETCH_RESOURCE_BASE__PS, ww, msg, sizeof msg);
             }
