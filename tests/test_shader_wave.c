@@ -14,7 +14,12 @@
  * lanes and of lone pixels.  Each group's exports must be, byte for byte,
  * what eg_run_ps_lanes gives it; where the wave hands the run back (1),
  * the interpreter must fault on some group.  The same wave object is
- * reused across runs with new inputs, as the renderer reuses it. */
+ * reused across runs with new inputs, as the renderer reuses it.
+ * The vertex wave (eg_wave_new_vs / eg_wave_run_vs): the same random
+ * programs as vertex shaders that call a fetch shader (CALL_FS; four
+ * vertex fetches by R0.x, some vertices past the buffer's end) and export
+ * a position and two parameters, over waves of vertices: each lane's
+ * exports must be, byte for byte, what eg_run_vs gives that vertex alone. */
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -89,7 +94,7 @@ static int loop_const(void *c, unsigned index, uint32_t *out, char *msg, size_t 
 static int res(void *c, unsigned r, struct eg_tex_resource *o, char *m, size_t n)
 {
     (void)c;
-    if (r != V_SQ_FETCH_RESOURCE_BASE__PS) {
+    if (r != V_SQ_FETCH_RESOURCE_BASE__PS && r != V_SQ_FETCH_RESOURCE_BASE__VS) {
         snprintf(m, n, "no resource %u", r);
         return -1;
     }
@@ -123,13 +128,40 @@ static int texel(void *c, unsigned r, int x, int y, int z, unsigned s, union eg_
     return texel_level(c, r, 0, x, y, z, o, m, n);
 }
 
+/* the vertex buffer: VB_VERTS records of four vec4s at VB_ADDR, the
+ * fetch shader's resource 0 (VB_SIZE bytes: the last vertices are past it) */
+#define VB_ADDR 0x10000u
+#define VB_VERTS 48
+#define VB_STRIDE 64u
+#define VB_SIZE (40 * VB_STRIDE)
+static uint8_t vb[VB_VERTS * VB_STRIDE];
+
+static void *vb_ptr(void *c, uint64_t addr, uint64_t len)
+{
+    (void)c;
+    return addr >= VB_ADDR && addr + len <= VB_ADDR + sizeof vb ? vb + (addr - VB_ADDR) : NULL;
+}
+
+static const struct vc_mem vb_mem = { .ctx = NULL, .ptr = vb_ptr };
+
+static int vtx_res(void *c, unsigned r, struct eg_vtx_resource *o, char *m, size_t n)
+{
+    (void)c;
+    if (r != V_SQ_FETCH_RESOURCE_BASE__FS) {
+        snprintf(m, n, "no vertex resource %u", r);
+        return -1;
+    }
+    *o = (struct eg_vtx_resource){ .base = VB_ADDR, .size = VB_SIZE, .stride = VB_STRIDE };
+    return 0;
+}
+
 static const struct eg_shader_env env = { .constant = constant, .loop_const = loop_const, .bool_const = bool_const,
-                                          .tex_resource = res,
+                                          .mem = &vb_mem, .vtx_resource = vtx_res, .tex_resource = res,
                                           .tex_sampler = samp, .texel = texel, .texel_level = texel_level };
 
 /* ---- random programs: a plan of CF instructions (jump targets by index), then encoded */
 
-enum item_kind { IT_ALU, IT_TEX, IT_FLOW, IT_EXPORT };
+enum item_kind { IT_ALU, IT_TEX, IT_FLOW, IT_EXPORT, IT_CALL_FS };
 struct item {
     uint8_t kind;
     unsigned inst, target, pops, cond;
@@ -403,6 +435,7 @@ static void emit_tex(struct eg_asm *as)
 }
 
 static char last_err[160];
+static bool vs_mode;    /* encode: a vertex shader's exports */
 
 /* The plan encoded; false when the encoder refuses it. */
 static bool encode(uint32_t *w, size_t cap, size_t *ndw)
@@ -414,12 +447,20 @@ static bool encode(uint32_t *w, size_t cap, size_t *ndw)
         switch (it->kind) {
         case IT_ALU: emit_alu(&as, it); break;
         case IT_TEX: emit_tex(&as); break;
+        case IT_CALL_FS: eg_asm_call_fs(&as); break;
         case IT_FLOW:
             eg_asm_flow(&as, it->inst, it->target, it->pops,
                         it->inst == V_SQ_CF_INST__CALL || it->inst == V_SQ_CF_INST__JUMP ? it->cond : V_SQ_CF_COND__ACTIVE);
             break;
         default: break;
         }
+    }
+    if (vs_mode) {
+        eg_asm_export(&as, &(struct eg_export){ .type = V_SQ_EXPORT_TYPE__POS, .array_base = 60, .gpr = pick(4),
+                                               .sel = EG_SWZ_XYZW });
+        eg_asm_export(&as, &(struct eg_export){ .type = V_SQ_EXPORT_TYPE__PARAM, .array_base = 0, .gpr = 6,
+                                               .sel = EG_SWZ_XYZW, .burst_count = 1, .done = true });
+        goto encoded;
     }
     eg_asm_export(&as, &(struct eg_export){ .type = V_SQ_EXPORT_TYPE__PIXEL, .array_base = 0, .gpr = pick(4),
                                            .sel = EG_SWZ_XYZW, .burst_count = 1 });
@@ -429,12 +470,36 @@ static bool encode(uint32_t *w, size_t cap, size_t *ndw)
                                                .sel = { 0, 1, V_SQ_INST_SEL__MASK, V_SQ_INST_SEL__MASK } });
     eg_asm_export(&as, &(struct eg_export){ .type = V_SQ_EXPORT_TYPE__PIXEL, .array_base = 2, .gpr = 6,
                                            .sel = EG_SWZ_XYZW, .done = true });
+encoded:;
     bool ok = eg_asm_finish(&as, true, w, cap, ndw) == 0;
     snprintf(last_err, sizeof last_err, "%s", as.err);
     for (unsigned i = 0; ok && i < nplan; i++)   /* plan item i is CF instruction i */
         if (plan[i].kind == IT_FLOW)
             w[2 * i + 1] |= S_SQ_CF_WORD1__CF_CONST(plan[i].cf_const);
     return ok;
+}
+
+/* A random program's plan (a vertex shader's starts with CALL_FS), its
+ * booleans and loop constants. */
+static void plan_program(bool call_fs)
+{
+    nplan = 0;
+    sub_at = MAX_ITEMS;
+    if (call_fs)
+        add((struct item){ .kind = IT_CALL_FS });
+    if (pick(2)) {
+        /* a subroutine first, jumped over (COND FALSE: always taken), ending in RETURN */
+        unsigned j = add((struct item){ .kind = IT_FLOW, .inst = V_SQ_CF_INST__JUMP, .cond = V_SQ_CF_COND__FALSE });
+        unsigned at = nplan;
+        block(1, false);
+        add((struct item){ .kind = IT_FLOW, .inst = V_SQ_CF_INST__RETURN });
+        plan[j].target = nplan;
+        sub_at = at;
+    }
+    bools = next();
+    block(0, false);
+    loop_consts[0] = (1 + pick(4)) | (uint32_t)pick(5) << 12 | (uint32_t)(pick(5) - 2) << 24;
+    loop_consts[1] = loop_consts[0];
 }
 
 /* ---- the comparison */
@@ -530,21 +595,7 @@ static void wave_matches_groups(void **state)
             consts[i][c] = pick(3) ? (uint32_t)((int32_t)pick(7) - 2) : v.u[0];
         }
     for (int it = 0; it < 250; it++) {
-        nplan = 0;
-        sub_at = MAX_ITEMS;
-        if (pick(2)) {
-            /* a subroutine first, jumped over (COND FALSE: always taken), ending in RETURN */
-            unsigned j = add((struct item){ .kind = IT_FLOW, .inst = V_SQ_CF_INST__JUMP, .cond = V_SQ_CF_COND__FALSE });
-            unsigned at = nplan;
-            block(1, false);
-            add((struct item){ .kind = IT_FLOW, .inst = V_SQ_CF_INST__RETURN });
-            plan[j].target = nplan;
-            sub_at = at;
-        }
-        bools = next();
-        block(0, false);
-        loop_consts[0] = (1 + pick(4)) | (uint32_t)pick(5) << 12 | (uint32_t)(pick(5) - 2) << 24;
-        loop_consts[1] = loop_consts[0];
+        plan_program(false);
         uint32_t w[4096];
         size_t ndw;
         if (!encode(w, 4096, &ndw)) {
@@ -571,10 +622,105 @@ static void wave_matches_groups(void **state)
     assert_true(t.bailed * 2 < t.runs);
 }
 
+/* The fetch shader: R1..R3 the record's first three vec4s as floats, R4
+ * its last as integers (loop trips, AR), by the vertex id in R0.x. */
+static size_t fetch_shader(uint32_t *w, size_t cap)
+{
+    struct eg_asm as;
+    size_t ndw;
+    eg_asm_init(&as);
+    eg_asm_vtx_clause(&as);
+    for (unsigned k = 0; k < 4; k++)
+        eg_asm_vtx(&as, &(struct eg_vtx){ .inst = V_SQ_VTX_INST__FETCH, .dst_gpr = 1 + k, .mega_fetch_count = 15,
+                                          .dst_sel = { 0, 1, 2, 3 }, .offset = 16 * k,
+                                          .data_format = k < 3 ? V_SQ_DATA_FORMAT__FMT_32_32_32_32_FLOAT
+                                                               : V_SQ_DATA_FORMAT__FMT_32_32_32_32,
+                                          .num_format = k < 3 ? 0 : V_SQ_NUM_FORMAT__SQ_NUM_FORMAT_INT });
+    eg_asm_return(&as);
+    assert_int_equal(eg_asm_finish(&as, false, w, cap, &ndw), 0);
+    return ndw;
+}
+
+static void vertex_wave_matches_eg_run_vs(void **state)
+{
+    (void)state;
+    struct tally t = { 0 };
+    test_kernel_ops(&kops);
+    uint32_t fsw[256];
+    struct eg_program fs = { "FS", fsw, fetch_shader(fsw, 256) };
+    vs_mode = true;
+    for (int it = 0; it < 250; it++) {
+        plan_program(true);
+        uint32_t w[4096];
+        size_t ndw;
+        if (!encode(w, 4096, &ndw))
+            continue;
+        struct eg_program p = { "VS", w, ndw };
+        struct eg_wave *wv = eg_wave_new_vs(&p, &fs, &env);
+        assert_non_null(wv);
+        t.programs++;
+        /* a pixel wave's run refuses it */
+        assert_int_equal(eg_wave_run(wv, NULL, 1, 1, 0, NULL), 1);
+        for (int r = 0; r < 3; r++) {
+            for (unsigned v = 0; v < VB_VERTS; v++)
+                for (unsigned k = 0; k < 16; k++) {
+                    union eg_vec4 x = { .f = { rand_float() } };
+                    uint32_t u = k < 12 ? x.u[0] : k == 12 ? pick(5) : k == 13 ? (uint32_t)((int32_t)pick(8) - 2) : pick(8);
+                    memcpy(vb + v * VB_STRIDE + 4 * k, &u, 4);
+                }
+            unsigned n = pick(2) ? NLANES : 1 + pick(NLANES);
+            uint32_t instance = pick(4);
+            static union eg_vec4 r0[NLANES];
+            static struct eg_vs_output out[NLANES];
+            for (unsigned l = 0; l < n; l++)
+                r0[l] = (union eg_vec4){ .u = { pick(VB_VERTS + 4), 0, 0, instance } };
+            int rc = eg_wave_run_vs(wv, r0, n, out);
+            assert_true(rc == 0 || rc == 1);
+            t.runs++;
+            bool some_fault = false;
+            for (unsigned l = 0; l < n; l++) {
+                struct eg_vs_output ref;
+                struct eg_shader_err err;
+                if (eg_run_vs(&p, &fs, &env, r0[l].u[0], instance, &ref, &err)) {
+                    some_fault = true;
+                    continue;
+                }
+                if (rc)
+                    continue;
+                if (memcmp(&ref, &out[l], sizeof ref) != 0) {
+                    for (unsigned c = 0; c < 4; c++)
+                        if (ref.pos[0].u[c] != out[l].pos[0].u[c] || ref.param[0].u[c] != out[l].param[0].u[c] ||
+                            ref.param[1].u[c] != out[l].param[1].u[c])
+                            fail_msg("program %d (%u lanes) lane %u (vertex %u) .%c: position 0x%08x/0x%08x, "
+                                     "param0 0x%08x/0x%08x, param1 0x%08x/0x%08x (alone/wave)", it, n, l, r0[l].u[0],
+                                     "xyzw"[c], ref.pos[0].u[c], out[l].pos[0].u[c], ref.param[0].u[c],
+                                     out[l].param[0].u[c], ref.param[1].u[c], out[l].param[1].u[c]);
+                    fail_msg("program %d lane %u: masks %x/%x %x/%x", it, l, ref.pos_mask, out[l].pos_mask,
+                             ref.param_mask, out[l].param_mask);
+                }
+                t.lanes++;
+            }
+            if (rc) {
+                t.bailed++;
+                if (!some_fault)
+                    fail_msg("program %d: the vertex wave handed back a run no vertex faults on", it);
+            }
+        }
+        eg_wave_free(wv);
+    }
+    vs_mode = false;
+    printf("vertex wave: %u programs, %u runs (%u handed back, each with a faulting vertex), %u vertices compared\n",
+           t.programs, t.runs, t.bailed, t.lanes);
+    assert_true(t.programs > 200);
+    assert_true(t.lanes > 10000);
+    assert_true(t.bailed * 2 < t.runs);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(wave_matches_groups),
+        cmocka_unit_test(vertex_wave_matches_eg_run_vs),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

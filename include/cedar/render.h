@@ -132,6 +132,12 @@ struct vc_shader_ops {
     int (*vertex)(void *ctx, const struct vc_regs *regs, const struct vc_mem *mem,
                   uint32_t index, uint32_t instance, struct vc_vertex_out *out,
                   struct vc_draw_err *err);
+    /* Optional: the vertex stage for n vertices at once (index[i], all of
+     * `instance`), out[i] getting what `vertex` would give index[i].  0, or
+     * 1 when it did not (out then undefined): the caller runs them through
+     * `vertex`, which reports any fault. */
+    int (*vertices)(void *ctx, const uint32_t *index, unsigned n, uint32_t instance,
+                    struct vc_vertex_out *const *out);
     /* Run the pixel stage for one pixel of a primitive. */
     int (*pixel)(void *ctx, const struct vc_regs *regs, const struct vc_mem *mem,
                  const struct vc_prim_inputs *prim, const struct vc_pixel_in *in,

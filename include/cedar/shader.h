@@ -491,6 +491,19 @@ void eg_wave_free(struct eg_wave *w);
 int eg_wave_run(struct eg_wave *w, const struct eg_ps_input *in, unsigned n, unsigned group, uint64_t helpers,
                 struct eg_ps_output *out);
 
+/* The vertex shader (with the fetch shader it calls with CALL_FS; fs NULL
+ * when there is none) over a wave of n (1..EG_WAVE_MAX) vertices: lane l
+ * starts as eg_run_vs starts one vertex (R0 = r0[l]: vertex id in x,
+ * instance id in w; the other GPRs 0) and ends in out[l] with exactly
+ * eg_run_vs's exports (stream-out exports skipped).  The same decoded ALU
+ * clauses as a pixel wave (none in the fetch shader: those make the run
+ * return 1).  0, or 1 when the vertices must be run through eg_run_vs
+ * instead (it faults and says how, or it does what the wave does not); out
+ * is then undefined.  eg_wave_run refuses a vertex wave and
+ * eg_wave_run_vs a pixel one (1). */
+struct eg_wave *eg_wave_new_vs(const struct eg_program *vs, const struct eg_program *fs, const struct eg_shader_env *env);
+int eg_wave_run_vs(struct eg_wave *w, const union eg_vec4 *r0, unsigned n, struct eg_vs_output *out);
+
 /* Convert one fetched element of a FMT_* data format to four 32-bit
  * components (missing ones 0, w 1; the instruction's SQ_INST_SEL picks later),
  * SRF_MODE ZERO_CLAMP_MINUS_ONE (cedar/vtx_format.h has the whole interface).

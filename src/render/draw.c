@@ -199,6 +199,54 @@ static const struct vc_vertex_out *vertex(struct draw_ctx *d, uint32_t index, ui
     return &e->out;
 }
 
+/* The vertices of the primitives about to come (vgt_run_batched): those
+ * whose invocation is not kept run together (shaders.vertices), each into
+ * its cache entry, up to a wave at a time; whatever did not run, vertex runs
+ * when its primitive comes. */
+static void run_vertices(struct draw_ctx *d, struct cache_entry *const *e, const uint32_t *idx, const uint64_t *inv,
+                         unsigned n, uint32_t instance)
+{
+    struct vc_vertex_out *out[EG_WAVE_MAX] = {0};
+    for (unsigned l = 0; l < n; l++) {
+        e[l]->valid = false;
+        memset(&e[l]->out, 0, sizeof e[l]->out);
+        out[l] = &e[l]->out;
+    }
+    if (d->r->shaders.vertices(d->r->shaders.ctx, idx, n, instance, out))
+        return;
+    for (unsigned l = 0; l < n; l++) {
+        e[l]->valid = true;
+        e[l]->invocation = inv[l];
+    }
+    d->r->stats.vertices += n;
+}
+
+static void on_vertices(void *ctx, const uint32_t *idx, const uint64_t *inv, unsigned n, uint32_t instance)
+{
+    struct draw_ctx *d = ctx;
+    uint64_t claimed[VERTEX_CACHE / 64] = {0};
+    struct cache_entry *e[EG_WAVE_MAX];
+    uint32_t bi[EG_WAVE_MAX];
+    uint64_t binv[EG_WAVE_MAX];
+    unsigned m = 0;
+    for (unsigned k = 0; k < n; k++) {
+        unsigned slot = (unsigned)(inv[k] % VERTEX_CACHE);
+        struct cache_entry *c = &d->cache[slot];
+        if ((claimed[slot / 64] >> (slot % 64) & 1u) || (c->valid && c->invocation == inv[k]))
+            continue;   /* a repeat, or kept */
+        claimed[slot / 64] |= 1ull << (slot % 64);
+        e[m] = c;
+        bi[m] = idx[k];
+        binv[m++] = inv[k];
+        if (m == EG_WAVE_MAX) {
+            run_vertices(d, e, bi, binv, m, instance);
+            m = 0;
+        }
+    }
+    if (m)
+        run_vertices(d, e, bi, binv, m, instance);
+}
+
 /* ---- pixels ------------------------------------------------------------------- */
 
 static void to_original(const struct draw_ctx *d, const double sub[3], double orig[3])
@@ -1587,6 +1635,7 @@ int vc_render_draw(struct vc_render *r, const struct vc_regs *regs, const struct
     struct vgt_counts vc;
     rc = tess_enabled(regs) ? tess_draw(r, &ts, regs, mem, draw, draw_prim, d, &vc, err)   /* with or without a GS */
          : gs_enabled(regs)   ? gs_draw(r, regs, mem, draw, draw_prim, d, &vc, err)
+         : r->shaders.vertices ? vgt_run_batched(regs, mem, draw, on_prim, on_vertices, VERTEX_CACHE, d, &vc, err)
                               : vgt_run(regs, mem, draw, on_prim, d, &vc, err);
     if (rc == 0 && d->npending)
         rc = flush_pending(d);   /* the last primitives' carried pixels */

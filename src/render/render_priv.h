@@ -513,6 +513,23 @@ struct vgt_counts {
 int vgt_run(const struct vc_regs *regs, const struct vc_mem *mem, const struct vc_draw *draw,
             vgt_prim_fn fn, void *ctx, struct vgt_counts *counts, struct vc_draw_err *err);
 
+/* vgt_run running the vertex stage in batches: before the primitives of a
+ * chunk of indices go to fn, `pre` gets their vertices (n of them: each
+ * primitive's in turn, repeats included), so that it can run the shader
+ * for those whose results it does not keep yet, at most VGT_VS_BATCH
+ * invocations it was not handed before; the caller keeps the results of the `keep` most
+ * recent invocations (a cache by invocation number mod keep), and a chunk
+ * is cut so that they hold every vertex its primitives use.  fn sees the
+ * same primitives in the same order, and the counts are the same, failures
+ * included.  Primitive types that keep a vertex longer (fans, polygons,
+ * line loops, patches, adjacency into a GS) go one primitive at a time, as
+ * with vgt_run. */
+#define VGT_VS_BATCH 64
+typedef void (*vgt_vertices_fn)(void *ctx, const uint32_t *idx, const uint64_t *inv, unsigned n, uint32_t instance);
+int vgt_run_batched(const struct vc_regs *regs, const struct vc_mem *mem, const struct vc_draw *draw,
+                    vgt_prim_fn fn, vgt_vertices_fn pre, unsigned keep, void *ctx, struct vgt_counts *counts,
+                    struct vc_draw_err *err);
+
 /* A cleared tile's element: CB_COLOR*_CLEAR_WORD0/1 in the surface's format,
  * bpe bytes (zero past the eight the registers hold). */
 void cb_clear_element(const struct cb_target *t, uint8_t *out);

@@ -6,7 +6,8 @@
  * and every vertex fetch of the fetch and vertex shaders is checked against
  * the formats the hardware's vertex fetch can read.  Per vertex: eg_run_vs
  * with the fetch resources of SET_RESOURCE (regs->resource, 8 dwords a slot)
- * and the constant buffers SQ_ALU_CONST_CACHE_VS_*.  Per pixel: the GPRs the
+ * and the constant buffers SQ_ALU_CONST_CACHE_VS_*, or many vertices at
+ * once in a wave (vertices: eg_wave_run_vs, the same results).  Per pixel: the GPRs the
  * SPI loads (barycentrics as SPI_BARYC_CNTL enables them, the position, the
  * face and the sample index as SPI_PS_IN_CONTROL_0/1 place them), the
  * parameter cache from the primitive's inputs, eg_run_ps, its colour exports.
@@ -73,6 +74,8 @@ struct shade {
     uint32_t all_samples;              /* a fully covered pixel's coverage (PA_SC_AA_CONFIG) */
     unsigned input_gprs;               /* R0.. the SPI loads */
     struct shade_lanes lanes;          /* the draw's pixel stage on the calling thread */
+    struct eg_wave *vs_wave;           /* the draw's vertex stage in waves (vertices), made at its first use */
+    bool vs_wave_failed;               /* it could not be made, or a run went back to eg_run_vs */
     bool quads;                        /* the PS reads its quad's neighbours: run in 2x2 quads */
     const struct cedar_tiling *tiling; /* the GPU's, for texture layouts */
     struct vc_render *r;               /* the renderer (image RATs are colour targets: cb.c) */
@@ -597,6 +600,9 @@ static int begin(void *ctx, const struct vc_regs *regs, const struct vc_mem *mem
     eg_ps_batch_free(s->lanes.batch);
     eg_wave_free(s->lanes.wave);
     s->lanes.wave = NULL;
+    eg_wave_free(s->vs_wave);   /* its decoded clauses hold this draw's constants */
+    s->vs_wave = NULL;
+    s->vs_wave_failed = false;
     s->lanes.batch = pixels ? eg_ps_batch_new(&s->prog[STAGE_PS], ps, s->input_gprs) : NULL;
     s->quads = pixels && !s->lanes.batch && each_fetch(s, STAGE_PS, true, reads_neighbours, err) > 0;
     if (pixels && !s->lanes.batch && s->lanes.gpr)
@@ -633,6 +639,37 @@ static int vertex(void *ctx, const struct vc_regs *regs, const struct vc_mem *me
     if (eg_run_vs(&s->prog[STAGE_VS], s->have_fs ? &s->prog[STAGE_FS] : NULL, &s->env[0], index, instance, &o, &e))
         return rs_fail(err, "render: %s", e.msg);
     return vertex_out(&o, out, "vertex", index, err);
+}
+
+/* Vertices in a wave (eg_wave_run_vs): 0, or 1 (the caller runs them
+ * through vertex).  After a run that went back, the draw's vertices go one
+ * by one (what made it go back is in the program, most likely, and would
+ * again). */
+static int vertices(void *ctx, const uint32_t *index, unsigned n, uint32_t instance,
+                    struct vc_vertex_out *const *out)
+{
+    struct shade *s = ctx;
+    if (s->vs_wave_failed || n == 0 || n > EG_WAVE_MAX)
+        return 1;
+    if (!s->vs_wave &&
+        !(s->vs_wave = eg_wave_new_vs(&s->prog[STAGE_VS], s->have_fs ? &s->prog[STAGE_FS] : NULL, &s->env[0]))) {
+        s->vs_wave_failed = true;
+        return 1;
+    }
+    union eg_vec4 r0[EG_WAVE_MAX];
+    struct eg_vs_output o[EG_WAVE_MAX];
+    for (unsigned l = 0; l < n; l++)
+        r0[l] = (union eg_vec4){ .u = { index[l], 0, 0, instance } };
+    if (eg_wave_run_vs(s->vs_wave, r0, n, o)) {
+        s->vs_wave_failed = true;
+        return 1;
+    }
+    for (unsigned l = 0; l < n; l++)
+        if (!(o[l].pos_mask & 1u))
+            return 1;   /* vertex reports it */
+    for (unsigned l = 0; l < n; l++)
+        vertex_out(&o[l], out[l], "vertex", index[l], NULL);
+    return 0;
 }
 
 static int stream_vertex(void *ctx, const struct vc_regs *regs, const struct vc_mem *mem, uint32_t index,
@@ -1147,6 +1184,7 @@ int render_default_shaders(struct vc_render *r, struct vc_shader_ops *ops)
     ops->ctx = r->shade;
     ops->begin = begin;
     ops->vertex = vertex;
+    ops->vertices = vertices;
     ops->es = es;
     ops->gs = gs;
     ops->ls = ls;
@@ -1166,6 +1204,7 @@ void render_shade_free(struct vc_render *r)
         struct shade *s = r->shade;
         eg_ps_batch_free(s->lanes.batch);
         eg_wave_free(s->lanes.wave);
+        eg_wave_free(s->vs_wave);
         free(s->lanes.gpr);
         free(s->lanes.param);
         rat_targets_free(&s->rats);

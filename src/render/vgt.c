@@ -30,6 +30,45 @@ struct assembler {
     uint64_t primitives;
 };
 
+/* A primitive held until its chunk's vertices ran as a batch
+ * (vgt_run_batched), with the counts as they were when it was assembled. */
+struct held {
+    enum vgt_prim_kind kind;
+    unsigned n;
+    uint32_t idx[3];
+    uint64_t inv[3];
+    uint64_t ia_vertices, vs_invocations, primitives;
+};
+
+#define HELD_MAX (2 * VGT_VS_BATCH + 2)   /* an index assembles at most 2 primitives (quads) */
+#define BATCH_TRAIL 6u   /* indices back the assembler keeps a vertex (a triangle strip with adjacency) */
+#define BATCH_SLACK (BATCH_TRAIL + 2u)   /* invocations kept beyond the reuse FIFO's, with a margin */
+
+struct holder {
+    struct held p[HELD_MAX];
+    unsigned n;
+    const struct assembler *a;
+    uint64_t ia_vertices, vs_invocations;   /* the counts so far */
+};
+
+static int hold(void *ctx, enum vgt_prim_kind kind, const uint32_t *idx, const uint64_t *inv, unsigned n,
+                uint32_t instance)
+{
+    struct holder *h = ctx;
+    (void)instance;
+    struct held *p = &h->p[h->n++];
+    p->kind = kind;
+    p->n = n;
+    for (unsigned k = 0; k < n; k++) {
+        p->idx[k] = idx[k];
+        p->inv[k] = inv[k];
+    }
+    p->ia_vertices = h->ia_vertices;
+    p->vs_invocations = h->vs_invocations;
+    p->primitives = h->a->primitives;
+    return 0;
+}
+
 static int emit(struct assembler *a, enum vgt_prim_kind k, struct vtx i0, struct vtx i1, struct vtx i2)
 {
     uint32_t idx[3] = {i0.i, i1.i, i2.i};
@@ -210,8 +249,68 @@ static bool prim_type_supported(unsigned t)
     }
 }
 
+/* The held primitives' vertices to `pre` (each primitive's, in order), then
+ * the primitives to fn, as they would have gone one by one; on a failure
+ * the counts and a's primitives are what they were when that primitive was
+ * assembled. */
+static int release(struct holder *h, struct assembler *a, vgt_vertices_fn pre, vgt_prim_fn fn, void *ctx,
+                   struct vgt_counts *counts)
+{
+    uint32_t idx[3 * HELD_MAX];
+    uint64_t inv[3 * HELD_MAX];
+    unsigned m = 0;
+    for (unsigned j = 0; j < h->n; j++)
+        for (unsigned k = 0; k < h->p[j].n; k++) {
+            idx[m] = h->p[j].idx[k];
+            inv[m++] = h->p[j].inv[k];
+        }
+    if (m)
+        pre(ctx, idx, inv, m, a->instance);
+    for (unsigned j = 0; j < h->n; j++) {
+        const struct held *p = &h->p[j];
+        if (fn(ctx, p->kind, p->idx, p->inv, p->n, a->instance)) {
+            counts->ia_vertices = p->ia_vertices;
+            counts->vs_invocations = p->vs_invocations;
+            a->primitives = p->primitives;
+            return -1;
+        }
+    }
+    h->n = 0;
+    return 0;
+}
+
+/* Primitive types whose primitives use only the reuse FIFO's vertices and
+ * the last few (no fan's or loop's first vertex), three at most. */
+static bool batch_type(unsigned t, bool gs)
+{
+    switch (t) {
+    case V_VGT_DI_PRIM_TYPE__DI_PT_POINTLIST:
+    case V_VGT_DI_PRIM_TYPE__DI_PT_LINELIST:
+    case V_VGT_DI_PRIM_TYPE__DI_PT_LINESTRIP:
+    case V_VGT_DI_PRIM_TYPE__DI_PT_TRILIST:
+    case V_VGT_DI_PRIM_TYPE__DI_PT_TRISTRIP:
+    case V_VGT_DI_PRIM_TYPE__DI_PT_RECTLIST:
+    case V_VGT_DI_PRIM_TYPE__DI_PT_QUADLIST:
+    case V_VGT_DI_PRIM_TYPE__DI_PT_QUADSTRIP:
+        return true;
+    case V_VGT_DI_PRIM_TYPE__DI_PT_LINELIST_ADJ:
+    case V_VGT_DI_PRIM_TYPE__DI_PT_LINESTRIP_ADJ:
+    case V_VGT_DI_PRIM_TYPE__DI_PT_TRILIST_ADJ:
+    case V_VGT_DI_PRIM_TYPE__DI_PT_TRISTRIP_ADJ:
+        return !gs;
+    default:
+        return false;
+    }
+}
+
 int vgt_run(const struct vc_regs *regs, const struct vc_mem *mem, const struct vc_draw *draw, vgt_prim_fn fn,
             void *ctx, struct vgt_counts *counts, struct vc_draw_err *err)
+{
+    return vgt_run_batched(regs, mem, draw, fn, NULL, 0, ctx, counts, err);
+}
+
+int vgt_run_batched(const struct vc_regs *regs, const struct vc_mem *mem, const struct vc_draw *draw, vgt_prim_fn fn,
+                    vgt_vertices_fn pre, unsigned keep, void *ctx, struct vgt_counts *counts, struct vc_draw_err *err)
 {
     memset(counts, 0, sizeof *counts);
     unsigned prim_type = G_VGT_PRIMITIVE_TYPE__PRIM_TYPE(draw->prim_type);
@@ -260,15 +359,32 @@ int vgt_run(const struct vc_regs *regs, const struct vc_mem *mem, const struct v
     struct assembler a;
     struct vgt_reuse reuse;
     vgt_reuse_init(&reuse, regs);
+    bool gs = G_VGT_GS_MODE__MODE(vc_reg(regs, REG_VGT_GS_MODE)) == V_VGT_GS_MODE__GS_SCENARIO_G;
+    /* Batches: a chunk of indices is assembled and its primitives held
+     * while at most `fresh` new invocations come, so that the `keep` most
+     * recent invocations the caller keeps still hold every vertex the
+     * chunk's primitives use (the reuse FIFO's, the assembler's last ones
+     * and the chunk's new ones). */
+    unsigned fresh = 0;
+    /* a chunk's new invocations and those its first primitives take from
+     * the chunk before (kept by the assembler, BATCH_TRAIL at most) make one
+     * batch of VGT_VS_BATCH */
+    unsigned most = prim_type == V_VGT_DI_PRIM_TYPE__DI_PT_POINTLIST ? VGT_VS_BATCH : VGT_VS_BATCH - BATCH_TRAIL;
+    if (pre && batch_type(prim_type, gs) && keep > reuse.depth + BATCH_SLACK)
+        fresh = keep - reuse.depth - BATCH_SLACK < most ? keep - reuse.depth - BATCH_SLACK : most;
+    struct holder h;
+    h.a = &a;
     for (uint32_t inst = 0; inst < instances; inst++) {
         memset(&a, 0, sizeof a);
         a.prim_type = prim_type;
         a.patch_cp = patch_cp;
-        a.gs = G_VGT_GS_MODE__MODE(vc_reg(regs, REG_VGT_GS_MODE)) == V_VGT_GS_MODE__GS_SCENARIO_G;
+        a.gs = gs;
         a.instance = inst;
-        a.fn = fn;
-        a.ctx = ctx;
+        a.fn = fresh ? hold : fn;
+        a.ctx = fresh ? (void *)&h : ctx;
+        h.n = 0;
         vgt_reuse_reset(&reuse);
+        uint64_t chunk = reuse.invocations;   /* the chunk's first invocation */
         for (uint32_t k = 0; k < n; k++) {
             uint32_t raw;
             if (ib) {
@@ -297,10 +413,19 @@ int vgt_run(const struct vc_regs *regs, const struct vc_mem *mem, const struct v
             counts->ia_vertices++;
             struct vtx v = {i, vgt_reuse_vertex(&reuse, i)};
             counts->vs_invocations = reuse.invocations;   /* so far, should the draw stop */
+            h.ia_vertices = counts->ia_vertices;
+            h.vs_invocations = counts->vs_invocations;
             if (assemble(&a, v))
                 goto fail;
+            if (fresh && (reuse.invocations - chunk >= fresh || h.n + 2 > HELD_MAX)) {
+                if (release(&h, &a, pre, fn, ctx, counts))
+                    goto fail;
+                chunk = reuse.invocations;
+            }
         }
-        if (finish(&a))
+        if (finish(&a))   /* emits only for a line loop, which is not batched */
+            goto fail;
+        if (fresh && release(&h, &a, pre, fn, ctx, counts))
             goto fail;
         counts->ia_primitives += a.primitives;
     }

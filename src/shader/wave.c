@@ -18,8 +18,14 @@
  * Every mask operation of the flow control works lane by lane, which is
  * why splitting a mask by groups gives each group its own.
  *
+ * A vertex wave (eg_wave_new_vs) runs the vertex shader the same way,
+ * lanes on their own (group 1) as eg_run_vs runs each vertex, with CALL_FS
+ * into its fetch shader (whose fetches read the fetch shader's resources;
+ * an ALU clause there hands the run back), position and parameter exports
+ * by lane, stream-out exports skipped.
+ *
  * Anything the interpreter would fault on, and the few things not done
- * here (SEMANTIC fetches, CALL_FS), make the run return 1:
+ * here (SEMANTIC fetches, CALL_FS in a pixel wave), make the run return 1:
  * the caller runs the groups through eg_run_ps_lanes, which reports the
  * fault with its message, or runs what is not done here. */
 #include <math.h>
@@ -49,6 +55,8 @@ struct lsrc {
 
 struct eg_wave {
     struct eg_program prog;
+    struct eg_program fs;   /* a vertex wave's fetch shader (have_fs) */
+    bool vs, have_fs;       /* a vertex wave (eg_wave_new_vs) */
     const struct eg_shader_env *env;
     struct clause_slot *clauses;
     unsigned cap;           /* a power of two */
@@ -57,6 +65,7 @@ struct eg_wave {
     unsigned n, group;
     const struct eg_ps_input *in;
     struct eg_ps_output *out;
+    struct eg_vs_output *vs_out;    /* a vertex wave's, by lane */
     unsigned hw;            /* GPRs hw.. are 0 */
     uint64_t pred, killed;
     struct eg_cf cur;
@@ -87,6 +96,18 @@ struct eg_wave *eg_wave_new(const struct eg_program *ps, const struct eg_shader_
         return NULL;
     w->prog = *ps;
     w->env = env;
+    return w;
+}
+
+struct eg_wave *eg_wave_new_vs(const struct eg_program *vs, const struct eg_program *fs, const struct eg_shader_env *env)
+{
+    struct eg_wave *w = eg_wave_new(vs, env);
+    if (!w)
+        return NULL;
+    w->vs = true;
+    w->have_fs = fs != NULL;
+    if (fs)
+        w->fs = *fs;
     return w;
 }
 
@@ -229,9 +250,9 @@ static int source_view(struct eg_wave *w, const struct wslot *s, const struct wc
 
 static const struct eg_ps_param *param_of(const struct eg_wave *w, unsigned l, unsigned sel)
 {
+    if (!w->in || sel < V_SQ_ALU_SRC__PARAM_BASE)
+        return NULL;    /* a vertex wave has no parameters (interp.c faults) */
     const struct eg_ps_input *in = &w->in[l];
-    if (sel < V_SQ_ALU_SRC__PARAM_BASE)
-        return NULL;
     unsigned n = sel - V_SQ_ALU_SRC__PARAM_BASE;
     return n < V_SQ_ALU_SRC__PARAM_COUNT && n < in->nparam ? &in->param[n] : NULL;
 }
@@ -483,6 +504,8 @@ static int run_alu_clause(void *ctx, struct eg_cf *c, const struct eg_kc kc[4], 
 {
     struct eg_wave *w = ctx;
     (void)c;    /* w->cur */
+    if (w->cur.prog != &w->prog)
+        return BAIL;    /* an ALU clause in the fetch shader: clauses are kept by the main program's PC */
     const struct wclause *cl = clause_at(w, kc, addr, nslots);
     if (!cl)
         return BAIL;
@@ -596,12 +619,17 @@ static int run_fetch_clause(void *ctx, struct eg_cf *c, bool tex, size_t addr, u
     struct eg_wave *w = ctx;
     (void)c;
     size_t start = 2 * addr, end = start + 4 * (size_t)count;
-    if ((addr & 1) || end > w->prog.ndw)
+    const struct eg_program *prog = w->cur.prog;   /* a vertex wave's fetch shader too */
+    if ((addr & 1) || end > prog->ndw)
         return BAIL;
+    /* the fetch shader's resources are its own (interp.c cur_res_base) */
+    unsigned res_base = prog == &w->fs ? V_SQ_FETCH_RESOURCE_BASE__FS
+                        : w->vs        ? V_SQ_FETCH_RESOURCE_BASE__VS : V_SQ_FETCH_RESOURCE_BASE__PS;
+    unsigned sampler_base = w->vs ? V_SQ_SAMPLER_BASE__VS : V_SQ_SAMPLER_BASE__PS;
     union eg_vec4 *src = w->fetch_src;
     for (size_t at = start; at < end; at += 4) {
         uint32_t ww[4];
-        memcpy(ww, w->prog.dw + at, sizeof ww);
+        memcpy(ww, prog->dw + at, sizeof ww);
         unsigned sg, dg;
         if (tex) {
             sg = G_SQ_TEX_WORD0__SRC_GPR(ww[0]);
@@ -635,15 +663,16 @@ static int run_fetch_clause(void *ctx, struct eg_cf *c, bool tex, size_t addr, u
             get_reg(w, dg, l, &r[1]);
             int rc;
             if (tex) {
-                if (!prepared && eg_tex_prepare(w->env, V_SQ_FETCH_RESOURCE_BASE__PS, V_SQ_SAMPLER_BASE__PS, ww,
-                                                &w->tex_prep, msg, sizeof msg))
+                if (!prepared && eg_tex_prepare(w->env, res_base, sampler_base, ww, &w->tex_prep, msg, sizeof msg))
                     return BAIL;
                 prepared = true;
+                /* a vertex wave's lanes are invocations on their own, as
+                 * interp.c runs another stage's lanes (no level-of-detail memo) */
                 unsigned q = l - l % w->group;
-                struct eg_tex_quad quad = { &src[q], w->group, l - q, w->grad[l], &w->lod_memo[q] };
+                struct eg_tex_quad quad = { &src[q], w->group, l - q, w->grad[l], w->vs ? NULL : &w->lod_memo[q] };
                 rc = eg_tex_lane(&w->tex_prep, r, &quad, msg, sizeof msg);
             } else {
-                rc = eg_exec_vtx(w->env, r, V_SQ_FETCH_RESOURCE_BASE__PS, ww, msg, sizeof msg);
+                rc = eg_exec_vtx(w->env, r, res_base, ww, msg, sizeof msg);
             }
             if (rc)
                 return BAIL;
@@ -661,6 +690,8 @@ static int run_export(void *ctx, struct eg_cf *c, uint32_t w0, uint32_t w1)
     unsigned inst = G_SQ_CF_ALLOC_EXPORT_WORD1_SWIZ__CF_INST(w1);
     if (inst == V_SQ_CF_INST__MEM_SCRATCH)
         return c->active ? scratch_write(w, c->active, w0, w1) : 0;
+    if (w->vs && inst >= V_SQ_CF_INST__MEM_STREAM0_BUF0 && inst <= V_SQ_CF_INST__MEM_STREAM3_BUF3)
+        return 0;       /* skipped, as eg_run_vs skips them */
     if (inst != V_SQ_CF_INST__EXPORT && inst != V_SQ_CF_INST__EXPORT_DONE)
         return BAIL;    /* the rest: the interpreter */
     if (!c->active)
@@ -675,7 +706,8 @@ static int run_export(void *ctx, struct eg_cf *c, uint32_t w0, uint32_t w1)
             union eg_vec4 src;
             char why[120];
             get_reg(w, gpr + b, l, &src);
-            if (eg_export_lane(true, w0, w1, b, &src, &w->out[l], NULL, why, sizeof why))
+            if (eg_export_lane(!w->vs, w0, w1, b, &src, w->vs ? NULL : &w->out[l], w->vs ? &w->vs_out[l] : NULL, why,
+                               sizeof why))
                 return BAIL;
         }
     }
@@ -732,25 +764,9 @@ static int fault(void *ctx, struct eg_cf *c, const char *what)
     return BAIL;
 }
 
-int eg_wave_run(struct eg_wave *w, const struct eg_ps_input *in, unsigned n, unsigned group, uint64_t helpers,
-                struct eg_ps_output *out)
+/* The run from the start values set: every group to its end, or BAIL. */
+static int run_wave(struct eg_wave *w, unsigned n, unsigned group, uint64_t helpers)
 {
-    if (n == 0 || n > N || (group != 1 && group != 4) || n % group)
-        return BAIL;
-    w->n = n;
-    w->group = group;
-    w->in = in;
-    w->out = out;
-    memset(out, 0, n * sizeof *out);
-    unsigned top = w->hw;
-    for (unsigned l = 0; l < n; l++)
-        if (in[l].ngpr > top)
-            top = in[l].ngpr < NGPR ? in[l].ngpr : NGPR;
-    memset(w->gpr, 0, (size_t)top * sizeof w->gpr[0]);
-    w->hw = top;
-    for (unsigned l = 0; l < n; l++)
-        for (unsigned i = 0; i < in[l].ngpr && i < NGPR; i++)
-            set_reg(w, i, l, &in[l].gpr[i]);
     memset(w->pv, 0, sizeof w->pv);
     memset(w->ps, 0, sizeof w->ps);
     memset(w->ar, 0, sizeof w->ar);
@@ -770,8 +786,9 @@ int eg_wave_run(struct eg_wave *w, const struct eg_ps_input *in, unsigned n, uns
     w->cur.sp = w->cur.nloops = w->cur.ncalls = 0;
     w->cur.have_ext = false;
     w->nparts = 0;
-    const struct eg_cf_ops ops = { .ctx = w, .env = w->env, .alu = run_alu_clause, .fetch = run_fetch_clause,
-                                   .export = run_export, .none = none, .split = n > group, .fault = fault };
+    const struct eg_cf_ops ops = { .ctx = w, .fs = w->have_fs ? &w->fs : NULL, .env = w->env, .alu = run_alu_clause,
+                                   .fetch = run_fetch_clause, .export = run_export, .none = none, .split = n > group,
+                                   .fault = fault };
     for (;;) {
         if (eg_cf_run(&ops, &w->cur))
             return BAIL;
@@ -779,7 +796,52 @@ int eg_wave_run(struct eg_wave *w, const struct eg_ps_input *in, unsigned n, uns
             break;
         w->cur = w->parts[--w->nparts];
     }
+    return 0;
+}
+
+int eg_wave_run(struct eg_wave *w, const struct eg_ps_input *in, unsigned n, unsigned group, uint64_t helpers,
+                struct eg_ps_output *out)
+{
+    if (w->vs || n == 0 || n > N || (group != 1 && group != 4) || n % group)
+        return BAIL;
+    w->n = n;
+    w->group = group;
+    w->in = in;
+    w->out = out;
+    w->vs_out = NULL;
+    memset(out, 0, n * sizeof *out);
+    unsigned top = w->hw;
+    for (unsigned l = 0; l < n; l++)
+        if (in[l].ngpr > top)
+            top = in[l].ngpr < NGPR ? in[l].ngpr : NGPR;
+    memset(w->gpr, 0, (size_t)top * sizeof w->gpr[0]);
+    w->hw = top;
+    for (unsigned l = 0; l < n; l++)
+        for (unsigned i = 0; i < in[l].ngpr && i < NGPR; i++)
+            set_reg(w, i, l, &in[l].gpr[i]);
+    if (run_wave(w, n, group, helpers))
+        return BAIL;
     EACH_LANE(l, w->killed)
         out[l].killed = true;
     return 0;
+}
+
+int eg_wave_run_vs(struct eg_wave *w, const union eg_vec4 *r0, unsigned n, struct eg_vs_output *out)
+{
+    if (!w->vs || n == 0 || n > N)
+        return BAIL;
+    w->n = n;
+    w->group = 1;
+    w->in = NULL;
+    w->out = NULL;
+    w->vs_out = out;
+    memset(out, 0, n * sizeof *out);
+    unsigned top = w->hw > 2 ? w->hw : 2;
+    memset(w->gpr, 0, (size_t)top * sizeof w->gpr[0]);
+    w->hw = top;
+    for (unsigned l = 0; l < n; l++)
+        set_reg(w, 0, l, &r0[l]);   /* R1 and the rest 0, as eg_run_vs starts a lane */
+    if (run_wave(w, n, 1, 0))
+        return BAIL;
+    return w->killed ? BAIL : 0;    /* KILL outside a pixel shader: interp.c faults */
 }
