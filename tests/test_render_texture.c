@@ -303,7 +303,8 @@ static void formats_from_hand_packed_texels(void **state)
  * lookup tables (fixed point of at most 8 bits: texture.c view_luts), as
  * UNORM, SNORM (both SRF modes), SCALED and sRGB: read through a view, the
  * same bits as tex_format_decode gives for the texel (the per-texel path,
- * checked above against hand-packed texels). */
+ * checked above against hand-packed texels), through the identity swizzle
+ * and through one with repeats and the constants 0 and 1.0 (SQ_SEL). */
 static void table_formats_match_the_decoder(void **state)
 {
     (void)state;
@@ -331,23 +332,32 @@ static void table_formats_match_the_decoder(void **state)
                                .array_mode = V_ARRAY_MODE__ARRAY_LINEAR_ALIGNED, .fmt = fmts[fi],
                                .nfmt = nums[ni].nfmt, .signed_mask = nums[ni].signed_mask,
                                .no_zero = nums[ni].no_zero, .degamma = nums[ni].degamma, .addr = GPU_BASE };
-            memcpy(d.sel, XYZW, sizeof d.sel);
-            if (decode(v, &d))
-                fail_msg("format %u: %s", fmts[fi], v->err);
-            assert_true(v->lut_ok);
-            assert_true(v->lut_bytes == (fmts[fi] == FMT(8_8_8_8)));   /* its bytes straight to the tables */
-            for (unsigned i = 0; i < 256; i++) {
-                union eg_vec4 got, want;
-                tex_view_texel(v, i, 0, 0, 0, &got);
-                tex_format_decode(f, &v->num, &vram[i * f->bytes], &want);
-                if (memcmp(&got, &want, sizeof got))
-                    fail_msg("format %u numbers %zu texel %u: %08x %08x %08x %08x, decoder %08x %08x %08x %08x",
-                             fmts[fi], ni, i, got.u[0], got.u[1], got.u[2], got.u[3], want.u[0], want.u[1],
-                             want.u[2], want.u[3]);
-                checked++;
+            static const unsigned swz[2][4] = {
+                { V_SQ_SEL__SQ_SEL_X, V_SQ_SEL__SQ_SEL_Y, V_SQ_SEL__SQ_SEL_Z, V_SQ_SEL__SQ_SEL_W },
+                { V_SQ_SEL__SQ_SEL_W, V_SQ_SEL__SQ_SEL_0, V_SQ_SEL__SQ_SEL_1, V_SQ_SEL__SQ_SEL_W },
+            };
+            for (unsigned si = 0; si < 2; si++) {
+                memcpy(d.sel, swz[si], sizeof d.sel);
+                if (decode(v, &d))
+                    fail_msg("format %u: %s", fmts[fi], v->err);
+                assert_true(v->lut_ok);
+                assert_true(v->lut_bytes == (fmts[fi] == FMT(8_8_8_8)));   /* its bytes straight to the tables */
+                for (unsigned i = 0; i < 256; i++) {
+                    union eg_vec4 got, dec, want;
+                    tex_view_texel(v, i, 0, 0, 0, &got);
+                    tex_format_decode(f, &v->num, &vram[i * f->bytes], &dec);
+                    for (unsigned c = 0; c < 4; c++)
+                        want.u[c] = swz[si][c] <= V_SQ_SEL__SQ_SEL_W ? dec.u[swz[si][c]]
+                                    : swz[si][c] == V_SQ_SEL__SQ_SEL_0 ? 0 : fbits(1.0f);
+                    if (memcmp(&got, &want, sizeof got))
+                        fail_msg("format %u numbers %zu swizzle %u texel %u: %08x %08x %08x %08x, decoder %08x "
+                                 "%08x %08x %08x", fmts[fi], ni, si, i, got.u[0], got.u[1], got.u[2], got.u[3],
+                                 want.u[0], want.u[1], want.u[2], want.u[3]);
+                    checked++;
+                }
             }
         }
-    assert_int_equal(checked, 7 * 6 * 256);
+    assert_int_equal(checked, 2 * 7 * 6 * 256);
     free(v);
 }
 

@@ -429,11 +429,18 @@ static void view_luts(struct tex_view *v)
 /* The texel at mem + off, decoded and swizzled. */
 static void texel_at(const struct tex_view *v, const uint8_t *p, union eg_vec4 *out)
 {
-    union eg_vec4 d;
     if (v->lut_bytes) {
-        for (unsigned c = 0; c < 4; c++)
-            d.f[c] = v->lut[c][p[c]];
-    } else if (v->lut_ok) {
+        /* component c's number straight into the result components that
+         * take it (not through d and from below: the same bits, without
+         * the stores and loads of the whole vector) */
+        for (unsigned c = 0; c < 4; c++) {
+            unsigned k = v->sel_from[c];
+            out->u[c] = k < 4 ? v->lut_bits[k][p[k]] : k == 4 ? 0 : 0x3F800000u;    /* 0, 1.0f (not INT) */
+        }
+        return;
+    }
+    union eg_vec4 d;
+    if (v->lut_ok) {
         const struct tex_format *f = v->fmt;
         uint32_t word = p[0];
         for (unsigned i = 1; i < f->bytes; i++)

@@ -90,7 +90,10 @@ struct tex_view {
      * numbers as decoding it. */
     bool lut_ok;
     bool lut_bytes;             /* lut_ok, four components, component c in byte c (8_8_8_8) */
-    float lut[4][256];
+    union {
+        float lut[4][256];
+        uint32_t lut_bits[4][256];  /* the same numbers' bits */
+    };
     /* where each result component comes from after the resource swizzle:
      * 0..3 the data component, 4 the constant 0, 5 the constant 1 */
     uint8_t sel_from[4];
