@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include <drm.h>
 #include <radeon_drm.h>
@@ -222,7 +223,15 @@ static int read_file(const char *path, uint8_t **out, size_t *len, char *err, si
     FILE *f = fopen(path, "rb");
     if (!f)
         return bof_err(err, errlen, "%s: %s", path, strerror(errno));
+    /* a regular file is read into a block of its size and one byte more
+     * (the byte shows whether it grew meanwhile): a capture of hundreds of
+     * MB is not copied from block to doubling block; a pipe or a growing
+     * file takes the doubling loop */
+    struct stat st;
     size_t cap = 1 << 16, n = 0;
+    if (fstat(fileno(f), &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0 &&
+        (uint64_t)st.st_size < SIZE_MAX / 2)
+        cap = (size_t)st.st_size + 1;
     uint8_t *p = malloc(cap);
     while (p) {
         size_t r = fread(p + n, 1, cap - n, f);
@@ -240,7 +249,8 @@ static int read_file(const char *path, uint8_t **out, size_t *len, char *err, si
     }
     int bad = ferror(f);
     fclose(f);
-    /* exactly the file's bytes: a parser read past them is past the block */
+    /* exactly the file's bytes: a parser read past them is past the block
+     * (shrinking a block of the file's size by its spare byte moves nothing) */
     uint8_t *exact = p ? realloc(p, n ? n : 1) : NULL;
     if (!exact || bad) {
         free(exact ? exact : p);
