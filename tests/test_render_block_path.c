@@ -548,30 +548,6 @@ static void carried_pixels_match_pixels(void **state)
     }
 }
 
-/* Colours where an 8-bit UNORM conversion can go wrong: around the
- * rounding points k / 255 and (k + 0.5) / 255, below and at the smallest
- * normal half (2^-14), half denormals, 0, 1, outside [0, 1], NaN, inf. */
-static float adversarial_channel(void)
-{
-    static const float special[] = {0.0f, -0.0f, 1.0f, -1.0f, 2.0f, 70000.0f, 0x1p-14f, 0x1p-15f, 0x1p-24f,
-                                    0x1p-30f, 1e-38f, 0.99999994f, 1.00000012f, 0.5f, 0.0019607844f};
-    uint32_t r = test_rand();
-    switch (r % 8) {
-    case 0: return special[test_rand() % (sizeof special / sizeof special[0])];
-    case 1: return __builtin_nanf("");
-    case 2: return (test_rand() & 1) ? __builtin_inff() : -__builtin_inff();
-    default: {
-        /* a rounding point, nudged by a few float steps either side */
-        float v = ((float)(test_rand() % 256) + ((test_rand() & 1) ? 0.5f : 0.0f)) / 255.0f;
-        uint32_t u;
-        memcpy(&u, &v, 4);
-        u += (uint32_t)(int32_t)((int)(test_rand() % 8193) - 4096);
-        memcpy(&v, &u, 4);
-        return v;
-    }
-    }
-}
-
 /* The demo's vertex shader with each position scaled by s = 1 + 2 z
  * (x, y, z times s, w = s): the same place on screen, but vertices of
  * different w, so perspective-correct weights differ from linear ones. */
@@ -740,7 +716,7 @@ static void unorm8_stores_match_cb_write(void **state)
         struct cb_fragment f[64];
         for (unsigned l = 0; l < 64; l++) {
             for (unsigned c = 0; c < 4; c++)
-                rgba[l][c] = adversarial_channel();
+                rgba[l][c] = test_rand_colour_channel();
             f[l] = (struct cb_fragment){x0 + l % 8, y0 + l / 8, 0xFu, rgba[l], NULL};
         }
         memcpy(before, sc.mem, size);
@@ -796,7 +772,7 @@ static void lanes_store_matches_cb_write(void **state)
         float rgba[64][4];
         for (unsigned l = 0; l < 64; l++)
             for (unsigned c = 0; c < 4; c++) {
-                rgba[l][c] = adversarial_channel();
+                rgba[l][c] = test_rand_colour_channel();
                 memcpy(&lane[c][l], &rgba[l][c], 4);
             }
         const uint32_t *const lanes[4] = {lane[0], lane[1], lane[2], lane[3]};

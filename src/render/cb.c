@@ -820,6 +820,15 @@ static bool cb_write_direct(const struct cb_target *t)
            t->ctab && t->ftab;
 }
 
+/* cb_write_tile's path for a target without FMask (one sample, or samples
+ * in planes of their own): the exported colour stored as 8-bit UNORM RGBA in
+ * every covered sample's plane through the kept address tables, as
+ * cb_write_dual's plane loop stores cb_pack's element. */
+static bool cb_write_plain_direct(const struct cb_target *t)
+{
+    return !t->fmask_on && !reads_dst(t) && t->unorm8 && t->bpe == 4 && t->comps == 4 && t->ctab;
+}
+
 /* The four 8-bit UNORM channels of an exported colour, stored a byte at a
  * time: bytes gathered on the stack and copied as one word would wait for
  * the four byte stores to retire (no store-to-load forwarding). */
@@ -934,20 +943,18 @@ static inline v4u unorm8x4_of_export(struct unorm8_export e, const uint32_t bits
     return (v4u)__builtin_convertvector(sum, v4i);
 }
 
-bool cb_write_whole_tile_lanes(struct cb_target *t, unsigned x0, unsigned y0, const uint32_t *const lane[4])
+/* The 64 colours of lane[] (as cb_write_whole_tile_lanes takes them) as
+ * 8-bit UNORM RGBA in plane `plane` of the tile whose runs are ct. */
+static void lanes_to_plane(const struct cb_target *t, const struct color_tile *ct, unsigned plane,
+                           const uint32_t *const lane[4])
 {
-    if ((x0 | y0) & 7u)
-        return false;
-    struct cb_addr_cache *c = whole_tile_cache(t, x0, y0);
-    if (!c)
-        return false;
-    const struct color_tile *ct = c->ctile;
     const struct unorm8_export ex = unorm8_export_of(t);
     /* stored byte k of a pixel: its channel swizzle[k] */
     const uint32_t *sw[4] = {lane[t->swizzle[0]], lane[t->swizzle[1]], lane[t->swizzle[2]], lane[t->swizzle[3]]};
-    /* the tile's plane 0 in one run (2D tiling's usual micro tile) */
+    const uint64_t *run = &ct->run[plane * ct->nrun];
+    /* the tile's plane in one run (2D tiling's usual micro tile) */
     bool one_run = t->per_run >= 64;
-    uint8_t *base = t->mem + ct->run[0];
+    uint8_t *base = t->mem + run[0];
     for (unsigned i = 0; i < 64; i += 4) {
         /* four pixels' bytes 0..3 packed into one word each, byte 0 lowest
          * (stored as a host word: see the byte-order check above) */
@@ -963,16 +970,37 @@ bool cb_write_whole_tile_lanes(struct cb_target *t, unsigned x0, unsigned y0, co
         else
             for (unsigned q = 0; q < 4; q++) {
                 uint32_t word = px[q];
-                memcpy(t->mem + ct->run[t->raster_run[i + q]] + t->raster_off[i + q], &word, 4);
+                memcpy(t->mem + run[t->raster_run[i + q]] + t->raster_off[i + q], &word, 4);
             }
     }
+}
+
+bool cb_write_whole_tile_lanes(struct cb_target *t, unsigned x0, unsigned y0, const uint32_t *const lane[4])
+{
+    if ((x0 | y0) & 7u)
+        return false;
+    if (cb_write_plain_direct(t)) {
+        /* no FMask: every sample's plane gets the tile's colours, after
+         * the CMask expand cb_write_dual starts with */
+        if (x0 + 8 > t->width || y0 + 8 > t->height || !tile_cache(t, x0, y0)->ctile)
+            return false;
+        cb_tile_expand(t, x0, y0);
+        const struct color_tile *ct = tile_cache(t, x0, y0)->ctile;
+        for (unsigned s = 0; s < t->samples; s++)
+            lanes_to_plane(t, ct, s, lane);
+        return true;
+    }
+    struct cb_addr_cache *c = whole_tile_cache(t, x0, y0);
+    if (!c)
+        return false;
+    lanes_to_plane(t, c->ctile, 0, lane);
     whole_tile_meta(t, c, x0, y0);
     return true;
 }
 
 void cb_write_tile(struct cb_target *t, const float cst[4], const struct cb_fragment *f, unsigned n)
 {
-    bool direct = cb_write_direct(t);
+    bool direct = cb_write_direct(t), plain = !direct && cb_write_plain_direct(t);
     uint32_t all = (1u << t->samples) - 1u;
     if (direct && cb_write_whole_tile(t, f, n))
         return;
@@ -981,7 +1009,7 @@ void cb_write_tile(struct cb_target *t, const float cst[4], const struct cb_frag
     for (unsigned l = 0; l < n; l++) {
         unsigned x = f[l].x, y = f[l].y;
         uint32_t coverage = f[l].coverage & all;
-        if (!direct || x >= t->width || y >= t->height || !coverage) {
+        if (!(direct || plain) || x >= t->width || y >= t->height || !coverage) {
             cb_write_dual(t, cst, x, y, f[l].coverage, f[l].rgba, f[l].src1);
             continue;
         }
@@ -989,14 +1017,30 @@ void cb_write_tile(struct cb_target *t, const float cst[4], const struct cb_frag
             cb_tile_expand(t, x, y);
             c = tile_cache(t, x, y);
         }
-        if (!c->ctile || !c->ftile) {
+        if (!c->ctile || (direct && !c->ftile)) {
             cb_write(t, cst, x, y, f[l].coverage, f[l].rgba);
+            continue;
+        }
+        unsigned i = (y & 7) * 8 + (x & 7);
+        if (plain) {
+            /* cb_write_dual's plane loop: the element in each covered
+             * sample's plane */
+            const struct color_tile *ct = c->ctile;
+            const uint8_t *first = NULL;
+            for (uint32_t cv = coverage; cv; cv &= cv - 1u) {
+                unsigned s = (unsigned)__builtin_ctz(cv);
+                uint8_t *dst = t->mem + ct->run[s * ct->nrun + t->raster_run[i]] + t->raster_off[i];
+                if (first)
+                    memcpy(dst, first, 4);
+                else
+                    store_unorm8x4(t, ex, f[l].rgba, dst);
+                first = dst;
+            }
             continue;
         }
         /* cb_write's one-colour FMask path, through the tile's tables */
         /* cb_export_convert (UNORM: half floats when 16 bits per
          * component) and cb_pack's 8-bit UNORM path, inline */
-        unsigned i = (y & 7) * 8 + (x & 7);
         uint32_t frags = cb_fmask_frags(t->fmask, c->ftile->byte[i], c->ftile->bit0[i], t->fplanes, t->samples);
         uint32_t moved = 0;
         /* every sample covered and showing fragment 0 (a fresh or fully

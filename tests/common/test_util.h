@@ -130,6 +130,10 @@ bool test_card_thresholds_met(const struct fidelity *f);
 /* xorshift64*: fixed seeds give the same runs on every machine. */
 void test_rand_seed(uint64_t seed);
 uint32_t test_rand(void);
+/* An exported colour channel hard for an 8-bit UNORM store: 0, 1, the
+ * half-float and denormal edges, NaN, Inf, or an 8-bit rounding point
+ * nudged by a few float steps. */
+float test_rand_colour_channel(void);
 
 /* CLOCK_MONOTONIC in seconds. */
 double test_now(void);
