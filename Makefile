@@ -165,6 +165,19 @@ $(BUILD)/obj/%.o: %.c | $(GEN_H)
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -c $< -o $@
 
+# The ALU's lane kernels (src/shader/alu_lanes.c) are loops over a wave's
+# lanes: vectorised (-O3; GCC's -O2 vectorises only loops of a known count)
+# and free to compute both sides of a select (-fno-trapping-math: no FP
+# trap is ever enabled, and the values are IEEE's either way, lane by lane
+# as eg_alu_eval computes them).
+VEC_CFLAGS = -O3 -fno-trapping-math
+$(BUILD)/obj/src/shader/alu_lanes.o $(BUILD)/pic/src/shader/alu_lanes.o: ALL_CFLAGS += $(VEC_CFLAGS)
+# The tests' copy is that code too, not instrumented (the sanitizers' checks
+# keep a loop from being vectorised): test_shader_lanes checks the shipped
+# kernels against eg_alu_eval's one-lane code, writes past the lanes asked
+# for included; the fuzz builds still instrument them.
+$(BUILD)/san/src/shader/alu_lanes.o: SAN_CFLAGS = $(CSTD) $(WARN) $(INCS) $(PKG_CFLAGS) -g $(VEC_CFLAGS) -MMD -MP
+
 $(BUILD)/obj/gen/eg_regs_db.o: $(GEN_C) $(GEN_H)
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -c $< -o $@

@@ -28,16 +28,18 @@ static inline float alu_nan2(float a)
     return eg_u2f(eg_f2u(a) | 0x00400000u);
 }
 
+/* (Both tests taken, & not &&: a select without a branch, which the lane
+ * kernels' loops can run in vector registers.) */
 static inline float alu_add(float a, float b)
 {
     float r = a + b;
-    return isnan(a) && isnan(b) ? alu_nan2(a) : r;
+    return isnan(a) & isnan(b) ? alu_nan2(a) : r;
 }
 
 static inline float alu_mul(float a, float b)
 {
     float r = a * b;
-    return isnan(a) && isnan(b) ? alu_nan2(a) : r;
+    return isnan(a) & isnan(b) ? alu_nan2(a) : r;
 }
 
 /* Fused multiply-add, NaN stated the same way: the first NaN source. */
@@ -51,9 +53,8 @@ static inline float alu_fma(float a, float b, float c)
 /* Legacy (DX9) multiply: 0 times anything, even Inf or NaN, is +0. */
 static inline float alu_mul_legacy(float a, float b)
 {
-    if (a == 0.0f || b == 0.0f)
-        return 0.0f;
-    return alu_mul(a, b);
+    float p = alu_mul(a, b);
+    return (a == 0.0f) | (b == 0.0f) ? 0.0f : p;
 }
 
 static inline uint32_t alu_fbool(bool c)
