@@ -364,10 +364,10 @@ static void counted_loop_index(void **state)
     assert_int_equal(out[0].color[0].u[3], 3);
 }
 
-/* VALID_PIXEL_MODE on LOOP_START: helper lanes stay out of the loop. */
-static void helpers_and_valid_pixel_mode(void **state)
+/* R1.x = 0, then a loop whose body adds 1 and breaks (LOOP_START_DX10 at
+ * CF instruction 1), R1 exported: into w, its length in *ndw. */
+static void break_loop_program(uint32_t w[256], size_t *ndw)
 {
-    (void)state;
     struct eg_asm as;
     eg_asm_init(&as);
     eg_asm_alu_clause(&as, V_SQ_CF_ALU_INST__ALU, NULL);                      /* 0 */
@@ -378,9 +378,16 @@ static void helpers_and_valid_pixel_mode(void **state)
     eg_asm_flow(&as, V_SQ_CF_INST__LOOP_BREAK, 4, 0, 0);                      /* 3 */
     eg_asm_flow(&as, V_SQ_CF_INST__LOOP_END, 2, 0, 0);                        /* 4 */
     export_color(&as, 1, 0);                                                  /* 5 */
+    assert_int_equal(eg_asm_finish(&as, true, w, 256, ndw), 0);
+}
+
+/* VALID_PIXEL_MODE on LOOP_START: helper lanes stay out of the loop. */
+static void helpers_and_valid_pixel_mode(void **state)
+{
+    (void)state;
     uint32_t w[256];
     size_t ndw;
-    assert_int_equal(eg_asm_finish(&as, true, w, 256, &ndw), 0);
+    break_loop_program(w, &ndw);
     w[3] |= S_SQ_CF_WORD1__VALID_PIXEL_MODE(1);     /* LOOP_START's word 1 */
     struct eg_program p = { "PS", w, ndw };
     struct eg_shader_env env = { .constant = constant };
@@ -397,6 +404,54 @@ static void helpers_and_valid_pixel_mode(void **state)
         assert_int_equal(out[l].color[0].u[0], l & 1 ? 0u : 1u);
 }
 
+/* eg_program_has_loop against programs assembled here: each LOOP_START
+ * form found wherever it stands before END_OF_PROGRAM, none in a straight
+ * program, nor in words after END_OF_PROGRAM, nor past a program's end. */
+static void loop_detection(void **state)
+{
+    (void)state;
+    uint32_t w[256];
+    size_t ndw;
+    break_loop_program(w, &ndw);
+    struct eg_program p = { "PS", w, ndw };
+    assert_true(eg_program_has_loop(&p));
+    /* the other two forms of LOOP_START (word 1 of CF instruction 1) */
+    const unsigned forms[] = { V_SQ_CF_INST__LOOP_START, V_SQ_CF_INST__LOOP_START_NO_AL };
+    for (unsigned k = 0; k < 2; k++) {
+        uint32_t v[256];
+        memcpy(v, w, ndw * 4);
+        v[3] = (v[3] & ~SQ_CF_WORD1__CF_INST__MASK) | S_SQ_CF_WORD1__CF_INST(forms[k]);
+        struct eg_program q = { "PS", v, ndw };
+        assert_true(eg_program_has_loop(&q));
+    }
+    /* the program cut before its LOOP_START: no loop seen (and nothing read past ndw) */
+    struct eg_program cut = { "PS", w, 3 };
+    assert_false(eg_program_has_loop(&cut));
+
+    /* a straight program, then a LOOP_START's words after its END_OF_PROGRAM */
+    struct eg_asm as;
+    eg_asm_init(&as);
+    eg_asm_alu_clause(&as, V_SQ_CF_ALU_INST__ALU, NULL);                      /* 0 */
+    op2(&as, V_SQ_ALU_OP2__MOV, 1, 0, special(V_SQ_ALU_SRC__ZERO), special(V_SQ_ALU_SRC__ZERO));
+    export_color(&as, 1, 0);                                                  /* 1 */
+    uint32_t st[256];
+    size_t nst;
+    assert_int_equal(eg_asm_finish(&as, true, st, 254, &nst), 0);
+    struct eg_program straight = { "PS", st, nst };
+    assert_false(eg_program_has_loop(&straight));
+    assert_true(G_SQ_CF_ALLOC_EXPORT_WORD1_SWIZ__END_OF_PROGRAM(st[3]));
+    /* CF instruction 2 (the words after the export) as a LOOP_START: not part of the program */
+    uint32_t after[256];
+    memcpy(after, st, nst * 4);
+    after[4] = 0;
+    after[5] = S_SQ_CF_WORD1__CF_INST(V_SQ_CF_INST__LOOP_START_DX10);
+    struct eg_program tail = { "PS", after, nst > 6 ? nst : 6 };
+    assert_false(eg_program_has_loop(&tail));
+    /* the same words before the END_OF_PROGRAM: a loop */
+    after[3] &= ~SQ_CF_ALLOC_EXPORT_WORD1_SWIZ__END_OF_PROGRAM__MASK;
+    assert_true(eg_program_has_loop(&tail));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -407,6 +462,7 @@ int main(void)
         cmocka_unit_test(relative_addressing),
         cmocka_unit_test(counted_loop_index),
         cmocka_unit_test(helpers_and_valid_pixel_mode),
+        cmocka_unit_test(loop_detection),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -220,6 +220,12 @@ struct eg_program {
     size_t ndw;
 };
 
+/* Whether the program's CF instructions, from the first to END_OF_PROGRAM,
+ * hold a LOOP_START (any form): then what a run costs depends on its data
+ * (the renderer shares such pixel shaders' smaller primitives among its
+ * threads too). */
+bool eg_program_has_loop(const struct eg_program *p);
+
 /* A vertex-fetch resource, decoded by the caller from SQ_VTX_CONSTANT_WORD0..7. */
 struct eg_vtx_resource {
     uint64_t base;          /* GPU byte address */

@@ -407,6 +407,31 @@ static int run_cf_plain(const struct eg_cf_ops *o, struct eg_cf *c, uint32_t w0,
     }
 }
 
+bool eg_program_has_loop(const struct eg_program *p)
+{
+    for (size_t pc = 0; 2 * pc + 2 <= p->ndw && pc < EG_CF_MAX_STEPS; pc++) {
+        uint32_t w1 = p->dw[2 * pc + 1];
+        switch (eg_cf_form_of(w1)) {
+        case EG_CF_ALU:
+            break;
+        case EG_CF_EXPORT:
+            if (G_SQ_CF_ALLOC_EXPORT_WORD1_SWIZ__END_OF_PROGRAM(w1))
+                return false;
+            break;
+        default: {
+            unsigned inst = G_SQ_CF_WORD1__CF_INST(w1);
+            if (inst == V_SQ_CF_INST__LOOP_START || inst == V_SQ_CF_INST__LOOP_START_DX10 ||
+                inst == V_SQ_CF_INST__LOOP_START_NO_AL)
+                return true;
+            if (G_SQ_CF_WORD1__END_OF_PROGRAM(w1))
+                return false;
+            break;
+        }
+        }
+    }
+    return false;
+}
+
 int eg_cf_run(const struct eg_cf_ops *o, struct eg_cf *c)
 {
     for (;; c->steps++) {
