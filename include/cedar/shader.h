@@ -226,6 +226,21 @@ struct eg_program {
  * threads too). */
 bool eg_program_has_loop(const struct eg_program *p);
 
+/* The 32-bit atomic operations of the local and global data shares and the
+ * RATs (src/shader/atomic.c): eg_atomic is the new value of a word that held
+ * old, with the operands a and b as the operation names them (MSKOR: mask a,
+ * bits b; CMPXCHG: compare a, new b).  eg_atomic_of_ds_op names the
+ * operation of a GDS-clause DS_OP (the LDS_* ops number them alike), false
+ * for one that is not a 32-bit atomic. */
+enum eg_atomic_op {
+    EG_ATOMIC_ADD, EG_ATOMIC_SUB, EG_ATOMIC_RSUB, EG_ATOMIC_INC, EG_ATOMIC_DEC,
+    EG_ATOMIC_MIN_INT, EG_ATOMIC_MAX_INT, EG_ATOMIC_MIN_UINT, EG_ATOMIC_MAX_UINT,
+    EG_ATOMIC_AND, EG_ATOMIC_OR, EG_ATOMIC_XOR, EG_ATOMIC_MSKOR,
+    EG_ATOMIC_XCHG, EG_ATOMIC_CMPXCHG, EG_ATOMIC_READ,
+};
+uint32_t eg_atomic(enum eg_atomic_op op, uint32_t old, uint32_t a, uint32_t b);
+bool eg_atomic_of_ds_op(unsigned op, enum eg_atomic_op *out);
+
 /* A vertex-fetch resource, decoded by the caller from SQ_VTX_CONSTANT_WORD0..7. */
 struct eg_vtx_resource {
     uint64_t base;          /* GPU byte address */

@@ -68,26 +68,34 @@ static unsigned base_op(unsigned inst, bool *rtn)
     return *rtn ? inst - off : inst;
 }
 
-/* An atomic's new value from the old one; false when op is not one the
- * model runs. */
+/* An atomic's new value from the old one (eg_atomic: the RAT operations
+ * are the data shares' under their own numbers; CMPXCHG_INT compares with
+ * the data's W and stores its X); false when op is not one the model runs. */
 static bool atomic_apply(unsigned op, uint32_t old, const uint32_t data[4], uint32_t *out)
 {
-    uint32_t x = data[0];
+    enum eg_atomic_op k;
+    uint32_t a = data[0], b = 0;
     switch (op) {
-    case V_SQ_RAT_INST__ADD: *out = old + x; return true;
-    case V_SQ_RAT_INST__SUB: *out = old - x; return true;
-    case V_SQ_RAT_INST__RSUB: *out = x - old; return true;
-    case V_SQ_RAT_INST__MIN_INT: *out = (int32_t)x < (int32_t)old ? x : old; return true;
-    case V_SQ_RAT_INST__MAX_INT: *out = (int32_t)x > (int32_t)old ? x : old; return true;
-    case V_SQ_RAT_INST__MIN_UINT: *out = x < old ? x : old; return true;
-    case V_SQ_RAT_INST__MAX_UINT: *out = x > old ? x : old; return true;
-    case V_SQ_RAT_INST__AND: *out = old & x; return true;
-    case V_SQ_RAT_INST__OR: *out = old | x; return true;
-    case V_SQ_RAT_INST__XOR: *out = old ^ x; return true;
-    case V_SQ_RAT_INST__STORE_RAW: *out = x; return true;               /* XCHG_RTN's base */
-    case V_SQ_RAT_INST__CMPXCHG_INT: *out = old == data[3] ? x : old; return true;
+    case V_SQ_RAT_INST__ADD: k = EG_ATOMIC_ADD; break;
+    case V_SQ_RAT_INST__SUB: k = EG_ATOMIC_SUB; break;
+    case V_SQ_RAT_INST__RSUB: k = EG_ATOMIC_RSUB; break;
+    case V_SQ_RAT_INST__MIN_INT: k = EG_ATOMIC_MIN_INT; break;
+    case V_SQ_RAT_INST__MAX_INT: k = EG_ATOMIC_MAX_INT; break;
+    case V_SQ_RAT_INST__MIN_UINT: k = EG_ATOMIC_MIN_UINT; break;
+    case V_SQ_RAT_INST__MAX_UINT: k = EG_ATOMIC_MAX_UINT; break;
+    case V_SQ_RAT_INST__AND: k = EG_ATOMIC_AND; break;
+    case V_SQ_RAT_INST__OR: k = EG_ATOMIC_OR; break;
+    case V_SQ_RAT_INST__XOR: k = EG_ATOMIC_XOR; break;
+    case V_SQ_RAT_INST__STORE_RAW: k = EG_ATOMIC_XCHG; break;     /* XCHG_RTN's base */
+    case V_SQ_RAT_INST__CMPXCHG_INT:
+        k = EG_ATOMIC_CMPXCHG;
+        a = data[3];
+        b = data[0];
+        break;
     default: return false;
     }
+    *out = eg_atomic(k, old, a, b);
+    return true;
 }
 
 /* The element's old value to the immediate return buffer of `rat`. */

@@ -14,11 +14,8 @@
  * indexed counters (UAV_INDEX_MODE) and relative GPRs stop the run as
  * unsupported (Mesa emits none of them on Evergreen).
  *
- * The operations (AMD Evergreen ISA, "Global Data Share"; the _RET forms
- * return the memory's value from before): ADD m + a, SUB m - a, RSUB a - m,
- * INC (m >= a ? 0 : m + 1), DEC (m == 0 || m > a ? a : m - 1), signed and
- * unsigned MIN / MAX, AND, OR, XOR, MSKOR (m & ~a) | b, WRITE / XCHG a,
- * CMP_XCHG (m == a ? b : m), READ m. */
+ * The operations: eg_atomic's (atomic.c; WRITE is XCHG without a return);
+ * the _RET forms return the memory's value from before. */
 #include <stdio.h>
 
 #include "eg_regs.h"
@@ -30,29 +27,11 @@
  * op the model does not know. */
 static bool ds_apply(unsigned op, uint32_t old, uint32_t a, uint32_t b, uint32_t *out)
 {
-    switch (op & 0x1Fu) {   /* the _RET forms are the plain ones + 0x20 */
-    case V_SQ_DS_OP__ADD: *out = old + a; return true;
-    case V_SQ_DS_OP__SUB: *out = old - a; return true;
-    case V_SQ_DS_OP__RSUB: *out = a - old; return true;
-    case V_SQ_DS_OP__INC: *out = old >= a ? 0 : old + 1; return true;
-    case V_SQ_DS_OP__DEC: *out = old == 0 || old > a ? a : old - 1; return true;
-    case V_SQ_DS_OP__MIN_INT: *out = (int32_t)old < (int32_t)a ? old : a; return true;
-    case V_SQ_DS_OP__MAX_INT: *out = (int32_t)old > (int32_t)a ? old : a; return true;
-    case V_SQ_DS_OP__MIN_UINT: *out = old < a ? old : a; return true;
-    case V_SQ_DS_OP__MAX_UINT: *out = old > a ? old : a; return true;
-    case V_SQ_DS_OP__AND: *out = old & a; return true;
-    case V_SQ_DS_OP__OR: *out = old | a; return true;
-    case V_SQ_DS_OP__XOR: *out = old ^ a; return true;
-    case V_SQ_DS_OP__MSKOR: *out = (old & ~a) | b; return true;
-    default: break;
-    }
-    switch (op) {
-    case V_SQ_DS_OP__WRITE:
-    case V_SQ_DS_OP__XCHG_RET: *out = a; return true;
-    case V_SQ_DS_OP__CMP_XCHG_RET: *out = old == a ? b : old; return true;
-    case V_SQ_DS_OP__READ_RET: *out = old; return true;
-    default: return false;
-    }
+    enum eg_atomic_op k;
+    if (!eg_atomic_of_ds_op(op, &k))
+        return false;
+    *out = eg_atomic(k, old, a, b);
+    return true;
 }
 
 static bool returns(unsigned op)

@@ -76,27 +76,19 @@ int eg_lds_take(struct eg_lds_queue *q, bool pop, uint32_t *out)
     return 0;
 }
 
-/* The new value of an atomic operation (the _RET forms share the others'
- * low five bits); false for one that is not. */
-static bool atomic(unsigned op, uint32_t old, uint32_t b, uint32_t c, uint32_t *out)
-{
-    switch (op) {
-    case V_SQ_LDS_OP__ADD: *out = old + b; return true;
-    case V_SQ_LDS_OP__SUB: *out = old - b; return true;
-    case V_SQ_LDS_OP__RSUB: *out = b - old; return true;
-    case V_SQ_LDS_OP__INC: *out = old >= b ? 0 : old + 1; return true;
-    case V_SQ_LDS_OP__DEC: *out = old == 0 || old > b ? b : old - 1; return true;
-    case V_SQ_LDS_OP__MIN_INT: *out = (int32_t)old < (int32_t)b ? old : b; return true;
-    case V_SQ_LDS_OP__MAX_INT: *out = (int32_t)old > (int32_t)b ? old : b; return true;
-    case V_SQ_LDS_OP__MIN_UINT: *out = old < b ? old : b; return true;
-    case V_SQ_LDS_OP__MAX_UINT: *out = old > b ? old : b; return true;
-    case V_SQ_LDS_OP__AND: *out = old & b; return true;
-    case V_SQ_LDS_OP__OR: *out = old | b; return true;
-    case V_SQ_LDS_OP__XOR: *out = old ^ b; return true;
-    case V_SQ_LDS_OP__MSKOR: *out = (old & ~b) | c; return true;
-    default: return false;
-    }
-}
+/* The LDS_* operations number the 32-bit atomics as the GDS clause's DS_OP
+ * does (eg_atomic_of_ds_op; AMD Evergreen ISA, both tables). */
+_Static_assert(V_SQ_LDS_OP__ADD == V_SQ_DS_OP__ADD && V_SQ_LDS_OP__SUB == V_SQ_DS_OP__SUB &&
+                   V_SQ_LDS_OP__RSUB == V_SQ_DS_OP__RSUB && V_SQ_LDS_OP__INC == V_SQ_DS_OP__INC &&
+                   V_SQ_LDS_OP__DEC == V_SQ_DS_OP__DEC && V_SQ_LDS_OP__MIN_INT == V_SQ_DS_OP__MIN_INT &&
+                   V_SQ_LDS_OP__MAX_INT == V_SQ_DS_OP__MAX_INT && V_SQ_LDS_OP__MIN_UINT == V_SQ_DS_OP__MIN_UINT &&
+                   V_SQ_LDS_OP__MAX_UINT == V_SQ_DS_OP__MAX_UINT && V_SQ_LDS_OP__AND == V_SQ_DS_OP__AND &&
+                   V_SQ_LDS_OP__OR == V_SQ_DS_OP__OR && V_SQ_LDS_OP__XOR == V_SQ_DS_OP__XOR &&
+                   V_SQ_LDS_OP__MSKOR == V_SQ_DS_OP__MSKOR && V_SQ_LDS_OP__ADD_RET == V_SQ_DS_OP__ADD_RET &&
+                   V_SQ_LDS_OP__MSKOR_RET == V_SQ_DS_OP__MSKOR_RET && V_SQ_LDS_OP__XCHG_RET == V_SQ_DS_OP__XCHG_RET &&
+                   V_SQ_LDS_OP__CMP_XCHG_RET == V_SQ_DS_OP__CMP_XCHG_RET &&
+                   V_SQ_LDS_OP__READ_RET == V_SQ_DS_OP__READ_RET,
+               "LDS and DS operation numbers differ");
 
 int eg_lds_exec(const struct eg_shader_env *env, uint32_t w0, uint32_t w1, const uint32_t src[3],
                 struct eg_lds_queue *qa, char *why, size_t whylen)
@@ -123,21 +115,17 @@ int eg_lds_exec(const struct eg_shader_env *env, uint32_t w0, uint32_t w1, const
         memcpy(q, &src[2], 4);
         return 0;
     }
-    case V_SQ_LDS_OP__READ_RET:
-        nv = old;
-        break;
-    case V_SQ_LDS_OP__XCHG_RET:
-        nv = src[1];
-        break;
-    case V_SQ_LDS_OP__CMP_XCHG_RET:
-        nv = old == src[1] ? src[2] : old;
-        break;
-    default:
-        if ((op < V_SQ_LDS_OP__ADD_RET || op > V_SQ_LDS_OP__MSKOR_RET) && op > V_SQ_LDS_OP__MSKOR) {
+    default: {
+        enum eg_atomic_op k;
+        bool atomic = (op <= V_SQ_LDS_OP__MSKOR || (op >= V_SQ_LDS_OP__ADD_RET && op <= V_SQ_LDS_OP__MSKOR_RET) ||
+                       op == V_SQ_LDS_OP__READ_RET || op == V_SQ_LDS_OP__XCHG_RET ||
+                       op == V_SQ_LDS_OP__CMP_XCHG_RET) &&
+                      eg_atomic_of_ds_op(op, &k);
+        if (!atomic)
             return why_fail(why, whylen, "unsupported LDS instruction LDS_%s (0x%02x)", lds_op_name(op), op);
-        }
-        atomic(op & 0x1Fu, old, src[1], src[2], &nv);
+        nv = eg_atomic(k, old, src[1], src[2]);
         break;
+    }
     }
     if (ret && eg_lds_push(qa, old))
         return why_fail(why, whylen, "LDS output queue A overflows (%d values not popped)", EG_LDS_QUEUE_MAX);
