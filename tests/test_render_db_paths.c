@@ -505,6 +505,198 @@ static void test_stencil_tables_vs_reference(void **state)
     free(regs);
 }
 
+/* ---- db_block's whole-tile shortcuts ----------------------------------- */
+
+#define S_WR_OFF 0x38000 /* a stencil write surface apart from the read one */
+#define SHORTCUT_STATES 400
+
+/* Whether the reference would leave a sample storing stencil v untouched
+ * and failing on face f: the test fails and SFAIL under the write mask
+ * gives v back (GL 4.1.5, ref_compare / ref_op). */
+static bool ref_inert(const struct db_state *db, unsigned f, uint8_t v)
+{
+    uint8_t ref = db->sref[f], m = db->smask[f], wm = db->swmask[f];
+    if (ref_compare(db->sfunc[f], ref & m, v & m))
+        return false;
+    return (uint8_t)((v & ~wm) | (ref_op(db->sfail[f], v, ref) & wm)) == v;
+}
+
+/* The stencil read surface filled micro tile by micro tile with one value
+ * each (a reference, 0, 255 or random), some tiles with one sample apart. */
+static void uniform_stencil(struct side *a, unsigned samples)
+{
+    for (unsigned my = 0; my < SIDE / 8; my++)
+        for (unsigned mx = 0; mx < SIDE / 8; mx++) {
+            const uint8_t pick_v[5] = {a->db.sref[0], a->db.sref[1], 0, 255, (uint8_t)test_rand()};
+            uint8_t v = pick_v[test_rand() % 5];
+            int odd = test_rand() % 4 == 0 ? (int)(test_rand() % (64 * samples)) : -1;
+            for (unsigned l = 0; l < 64; l++)
+                for (unsigned s = 0; s < samples; s++) {
+                    uint64_t off = cedar_tile_addr(&a->db.smap, mx * 8 + (l & 7), my * 8 + (l >> 3), s, 0);
+                    a->mem[S_OFF + off] = (int)(l * samples + s) == odd ? (uint8_t)test_rand() : v;
+                }
+        }
+}
+
+/* A plane without slope (zdx, zdy zero of either sign) at a z0 that may be
+ * +-0, outside [0, 1], infinite or NaN, or a random plane. */
+static void shortcut_plane(struct db_zplane *zp, unsigned x0, unsigned y0)
+{
+    random_plane(zp, x0, y0);
+    if (test_rand() % 4 == 0)
+        return;
+    static const double special[] = {0.0, -0.0, INFINITY, -INFINITY, NAN, 1.0, 0.5};
+    zp->zdx = test_rand() % 2 ? 0.0 : -0.0;
+    zp->zdy = test_rand() % 2 ? 0.0 : -0.0;
+    zp->z0 = test_rand() % 3 ? random_z() : special[test_rand() % 7];
+}
+
+/* db_block where its whole-tile shortcuts apply (struct db_stencil_lut's
+ * inert values: a tile whose covered samples all fail the stencil test
+ * and keep their bytes; a depth plane without slope: one depth for the
+ * tile) and where they must not (a stencil write surface apart from the
+ * read one, clears, partial coverage, one sample apart, -0, NaN and
+ * infinite planes): random DB states with the stencil test mostly on,
+ * stencil surfaces of one value per tile, against the per-sample reference
+ * (ref_fragment): passed masks, pass counts and every byte. */
+static void test_block_shortcuts_vs_reference(void **state)
+{
+    (void)state;
+    test_rand_seed(0x1AE27ull);
+    struct vc_regs *regs = calloc(1, sizeof *regs);
+    uint8_t *mem = malloc(MEM);
+    assert_non_null(regs);
+    assert_non_null(mem);
+    unsigned ran = 0, inert_tiles = 0, inert_apart = 0, flat_tiles = 0, partial_inert = 0, passed_samples = 0;
+    for (unsigned k = 0; k < SHORTCUT_STATES; k++) {
+        unsigned samples;
+        memset(regs, 0, sizeof *regs);
+        random_state(regs, &samples);
+        uint32_t dc = vc_reg(regs, REG_DB_DEPTH_CONTROL);
+        if (test_rand() % 4)
+            dc |= S_DB_DEPTH_CONTROL__STENCIL_ENABLE(1);
+        if (test_rand() % 2) /* KEEP on a stencil fail, both faces */
+            dc &= ~(S_DB_DEPTH_CONTROL__STENCILFAIL(7) | S_DB_DEPTH_CONTROL__STENCILFAIL_BF(7));
+        scene_set_reg(regs, REG_DB_DEPTH_CONTROL, dc);
+        scene_set_reg(regs, REG_DB_STENCIL_INFO, S_DB_STENCIL_INFO__FORMAT(V_DB_STENCIL_FORMAT__STENCIL_8) |
+                                                     S_DB_STENCIL_INFO__TILE_SPLIT(test_rand() % 7));
+        bool apart = test_rand() % 4 == 0;
+        if (apart)
+            scene_set_reg(regs, REG_DB_STENCIL_WRITE_BASE, (uint32_t)((BASE + S_WR_OFF) >> 8));
+        for (size_t i = 0; i < MEM; i += 4) {
+            uint32_t v = test_rand();
+            memcpy(mem + i, &v, 4);
+        }
+        struct side a, b;
+        int ra = side_init(&a, regs, mem, samples);
+        if (ra || !a.db.active) {
+            free(a.mem);
+            continue;
+        }
+        uniform_stencil(&a, samples);
+        assert_int_equal(side_init(&b, regs, a.mem, samples), 0);
+        memcpy(b.mem, a.mem, MEM);
+        ran++;
+        for (unsigned n = 0; n < 24; n++) {
+            unsigned x0 = (test_rand() % (SIDE / 8)) * 8, y0 = (test_rand() % (SIDE / 8)) * 8;
+            bool front = test_rand() % 2;
+            struct db_zplane zp;
+            shortcut_plane(&zp, x0, y0);
+            uint32_t cov[64], want[64], all = (1u << samples) - 1u;
+            unsigned kind = test_rand() % 8; /* 0: random masks, 1: one pixel left out, else full */
+            unsigned hole = test_rand() % 64;
+            for (unsigned l = 0; l < 64; l++)
+                cov[l] = kind == 0 ? test_rand() & all : kind == 1 && l == hole ? 0 : all;
+            /* what the shortcut may skip, decided here from the reference's
+             * rules: every covered sample inert, no clear */
+            unsigned f = !front && a.db.backface ? 1 : 0;
+            bool inert = a.db.s_on && !a.db.z_clear && !a.db.s_clear;
+            for (unsigned l = 0; l < 64 && inert; l++)
+                for (unsigned s = 0; s < samples; s++)
+                    if ((cov[l] >> s) & 1u) {
+                        uint64_t off = cedar_tile_addr(&b.db.smap, x0 + (l & 7), y0 + (l >> 3), s, 0);
+                        inert = inert && ref_inert(&b.db, f, b.db.srd[off]);
+                    }
+            if (inert && !apart)
+                inert_tiles++;
+            if (inert && apart)
+                inert_apart++;
+            if (inert && kind < 2)
+                partial_inert++;
+            if (zp.zdx == 0.0 && zp.zdy == 0.0 && a.db.z_on)
+                flat_tiles++;
+            for (unsigned l = 0; l < 64; l++) {
+                float z[RS_MAX_SAMPLES];
+                for (unsigned s = 0; s < samples; s++)
+                    z[s] = db_zplane_at(&zp, x0 + (l & 7), y0 + (l >> 3), s);
+                want[l] = ref_fragment(&b.db, x0 + (l & 7), y0 + (l >> 3), cov[l], z, NULL, front);
+            }
+            db_block(&a.db, x0, y0, cov, &zp, front);
+            for (unsigned l = 0; l < 64; l++) {
+                if (cov[l] != want[l])
+                    fail_msg("state %u block (%u,%u) pixel %u: passed %x, reference %x", k, x0, y0, l, cov[l],
+                             want[l]);
+                passed_samples += (unsigned)__builtin_popcount(cov[l]);
+            }
+            assert_int_equal(a.db.zpass, b.db.zpass);
+            same_memory(&a, &b, k, "after a shortcut block");
+        }
+        free(a.mem);
+        free(b.mem);
+    }
+    print_message("%u states: %u inert tiles (%u partly covered), %u with the stencil written apart, %u flat, "
+                  "%u samples passed\n",
+                  ran, inert_tiles, partial_inert, inert_apart, flat_tiles, passed_samples);
+    /* every case was met many times */
+    assert_true(ran > SHORTCUT_STATES / 2);
+    assert_true(inert_tiles > 300);
+    assert_true(partial_inert > 30);
+    assert_true(inert_apart > 50);
+    assert_true(flat_tiles > 1000);
+    assert_true(passed_samples > 10000);
+    free(mem);
+    free(regs);
+}
+
+/* Hand-checked IEEE signs: a plane without slope at z0 = -0 on
+ * Z_32_FLOAT (depth ALWAYS, written, no viewport clamp), zdx = zdy = +0
+ * and its reference point at the tile's pixel (4, 4): pixel (i, j) gets
+ * -0 + (+0)(i + 0.5 - 4) + (+0)(j + 0.5 - 4), which is -0 only where both
+ * products are -0 (i < 4 and j < 4; -0 + +0 is +0), so the stored bits
+ * are 0x80000000 in that quarter and 0 elsewhere: one depth for the whole
+ * tile would be wrong here.  At z0 = +0 every pixel stores +0. */
+static void test_flat_plane_signed_zero(void **state)
+{
+    (void)state;
+    struct vc_regs *regs = calloc(1, sizeof *regs);
+    uint8_t *mem = calloc(1, MEM);
+    assert_non_null(regs);
+    assert_non_null(mem);
+    const unsigned sfunc[2] = {V_COMPARE_FUNC__STENCILFUNC_ALWAYS, V_COMPARE_FUNC__STENCILFUNC_ALWAYS};
+    const unsigned ops[2][3] = {{0, 0, 0}, {0, 0, 0}}; /* KEEP */
+    stencil_state(regs, V_DB_Z_FORMAT__Z_32_FLOAT, 1, V_COMPARE_FUNC__STENCILFUNC_ALWAYS, sfunc, ops, 0, 0);
+    scene_set_reg(regs, REG_DB_RENDER_OVERRIDE, S_DB_RENDER_OVERRIDE__DISABLE_VIEWPORT_CLAMP(1));
+    struct side a;
+    assert_int_equal(side_init(&a, regs, mem, 1), 0);
+    for (unsigned t = 0; t < 2; t++) {
+        unsigned x0 = 8 * t;
+        struct db_zplane zp = {.z0 = t ? 0.0 : -0.0, .zx0 = x0 + 4.0, .zy0 = 4.0, .zdx = 0.0, .zdy = 0.0};
+        uint32_t cov[64];
+        for (unsigned l = 0; l < 64; l++)
+            cov[l] = 1;
+        db_block(&a.db, x0, 0, cov, &zp, true);
+        for (unsigned l = 0; l < 64; l++) {
+            unsigned i = l & 7, j = l >> 3;
+            uint32_t want = !t && i < 4 && j < 4 ? 0x80000000u : 0u;
+            assert_int_equal(cov[l], 1);
+            assert_int_equal(db_read_depth_bits(&a.db, x0 + i, j, 0), want);
+        }
+    }
+    free(a.mem);
+    free(mem);
+    free(regs);
+}
+
 /* db_block on the one-sample tile at (x0, 0), every pixel covered, all at
  * window z; cov: the passed masks. */
 static void flat_block(struct side *a, unsigned x0, double z, bool front, uint32_t cov[64])
@@ -591,6 +783,8 @@ int main(void)
         cmocka_unit_test(test_fast_path_vs_reference),
         cmocka_unit_test(test_stencil_tables_vs_reference),
         cmocka_unit_test(test_stencil_tables_by_hand),
+        cmocka_unit_test(test_block_shortcuts_vs_reference),
+        cmocka_unit_test(test_flat_plane_signed_zero),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -300,9 +300,8 @@ static uint32_t z_at(const struct db_state *db, const uint8_t *p)
 }
 
 /* The depth bits v in format zformat at byte off of the depth surface. */
-static inline void store_z_fmt(struct db_state *db, unsigned zformat, uint64_t off, uint32_t v)
+static inline void store_z_at(unsigned zformat, uint8_t *p, uint32_t v)
 {
-    uint8_t *p = db->zwr + off;
     p[0] = (uint8_t)v;
     p[1] = (uint8_t)(v >> 8);
     if (zformat != V_DB_Z_FORMAT__Z_16) {
@@ -313,7 +312,7 @@ static inline void store_z_fmt(struct db_state *db, unsigned zformat, uint64_t o
 
 static void store_z(struct db_state *db, uint64_t off, uint32_t v)
 {
-    store_z_fmt(db, db->zformat, off, v);
+    store_z_at(db->zformat, db->zwr + off, v);
 }
 
 /* The depth bits at byte off of the depth surface (pixel (x, y)): the
@@ -409,8 +408,8 @@ static uint8_t stencil_op(unsigned op, uint8_t old, uint8_t ref)
 }
 
 /* The depth value zv (window z after the clamp) as format zformat stores
- * it: db_depth_encode, with the UNORM scale taken from the draw's state. */
-static inline uint32_t encode_z_fmt(const struct db_state *db, unsigned zformat, double zv)
+ * it: db_depth_encode, with the UNORM scale zscale (2^n - 1) given. */
+static inline uint32_t encode_z_scaled(unsigned zformat, double zscale, double zv)
 {
     if (zformat == V_DB_Z_FORMAT__Z_32_FLOAT) {
         float f = (float)zv;
@@ -421,34 +420,42 @@ static inline uint32_t encode_z_fmt(const struct db_state *db, unsigned zformat,
     if (!(zv > 0.0))
         return 0; /* also NaN */
     if (zv >= 1.0)
-        return (uint32_t)db->zscale;
-    return (uint32_t)(zv * db->zscale + 0.5); /* positive: truncation is floor */
+        return (uint32_t)zscale;
+    return (uint32_t)(zv * zscale + 0.5); /* positive: truncation is floor */
 }
 
 static inline uint32_t encode_z(const struct db_state *db, double zv)
 {
-    return encode_z_fmt(db, db->zformat, zv);
+    return encode_z_scaled(db->zformat, db->zscale, zv);
 }
 
-static inline bool z_passes_fmt(const struct db_state *db, unsigned zformat, uint32_t znew, uint32_t zold)
+/* Whether depth znew passes depth function zfunc against the stored zold
+ * (bits of format zformat). */
+static inline bool z_passes_func(unsigned zfunc, unsigned zformat, uint32_t znew, uint32_t zold)
 {
     if (zformat != V_DB_Z_FORMAT__Z_32_FLOAT)
-        return compare_u(db->zfunc, znew, zold);
+        return compare_u(zfunc, znew, zold);
     float a, b;
     memcpy(&a, &znew, 4);
     memcpy(&b, &zold, 4);
-    return compare_f(db->zfunc, a, b);
+    return compare_f(zfunc, a, b);
 }
 
 static inline bool z_passes(const struct db_state *db, uint32_t znew, uint32_t zold)
 {
-    return z_passes_fmt(db, db->zformat, znew, zold);
+    return z_passes_func(db->zfunc, db->zformat, znew, zold);
 }
 
-/* The window z zv clamped to the viewport's range when the clamp is on. */
+/* The window z zv clamped to [zmin, zmax] when clamp is on. */
+static inline double clamp_range(bool clamp, double zmin, double zmax, double zv)
+{
+    return clamp ? (zv < zmin ? zmin : zv > zmax ? zmax : zv) : zv;
+}
+
+/* clamp_range with the viewport's range (PA_SC_VPORT_ZMIN_0 / ZMAX_0). */
 static inline double clamp_z(const struct db_state *db, double zv)
 {
-    return db->clamp ? (zv < db->zmin ? db->zmin : zv > db->zmax ? db->zmax : zv) : zv;
+    return clamp_range(db->clamp, db->zmin, db->zmax, zv);
 }
 
 /* What the samples of one pixel share: the state of its face, the
@@ -620,101 +627,201 @@ static const struct db_stencil_lut *stencil_lut(struct db_state *db, unsigned f)
             uint8_t n = stencil_op(op[k], (uint8_t)v, ref);
             t->after[k][v] = (uint8_t)((v & ~(unsigned)wmask) | (n & wmask));
         }
+        t->inert[v] = !t->pass[v] && t->after[DB_STENCIL_SFAIL][v] == v;
     }
     t->built = true;
     return t;
 }
 
-/* Where the micro tile's pixel (x, y) lies in the two surfaces (db_block:
- * through the tile's kept runs when there are any). */
+/* Which of the two surfaces the micro tile touches (db_block) and whether
+ * their maps keep runs for it. */
 struct block_addr {
     bool ztouch, sin, zruns, sruns;
 };
 
-static inline void block_pixel_at(struct db_state *db, const struct block_addr *a, struct db_pixel *p, unsigned x,
-                                  unsigned y)
+/* Where the micro tile's pixels lie in one surface, in locals (db_block):
+ * sample 0 of pixel l ((y & 7) * 8 + (x & 7)) at its kept run's byte
+ * (run_offset), or through tile_addr when the map keeps no runs. */
+struct block_surf {
+    bool runs;
+    const uint8_t *pix;           /* the map's pix_index */
+    const uint64_t *run;
+    unsigned step, shift, mask;   /* bytes per pixel index; the run size as shift and mask */
+};
+
+static void block_surf_init(struct block_surf *b, const struct cedar_tile_map *m, const struct db_tile_runs *c,
+                            bool runs)
 {
-    uint64_t zoff = 0, soff = 0;
-    if (a->zruns)
-        zoff = run_offset(&db->zmap, &db->ztile, x, y);
-    else if (a->ztouch)
-        zoff = tile_addr(&db->zmap, &db->ztile, x, y, db->slice);
-    if (a->sruns)
-        soff = run_offset(&db->smap, &db->stile, x, y);
-    else if (a->sin)
-        soff = tile_addr(&db->smap, &db->stile, x, y, db->slice);
-    pixel_at(db, p, zoff, soff);
+    *b = (struct block_surf){.runs = runs, .pix = m->pix_index, .run = c->run, .step = m->pixel_step * m->bpe,
+                             .shift = c->run_shift, .mask = c->run_mask};
 }
 
-/* pixel_samples for pixel (x, y) of a draw without clears (nothing
- * exported), with depth format zformat and nsamp samples: the stencil by
- * table, and a sample's depth computed and read only when its stencil
- * test passed (pixel_samples uses it only then).  The same reads and
- * writes in the same order. */
-static inline __attribute__((always_inline)) uint32_t
-block_samples(struct db_state *db, const struct db_face *fc, const struct db_stencil_lut *lut, const struct db_pixel *p,
-              uint32_t coverage, const struct db_zplane *zp, unsigned x, unsigned y, unsigned zformat, unsigned nsamp)
+static inline __attribute__((always_inline)) uint64_t
+block_off(struct db_state *db, const struct block_surf *b, bool stencil, unsigned x0, unsigned y0, unsigned l)
 {
-    uint32_t passed = 0;
-    unsigned npass = 0;
-    uint32_t todo = coverage & ((1u << nsamp) - 1u);
-    while (todo) {
-        unsigned s = (unsigned)__builtin_ctz(todo);
-        todo &= todo - 1u;
-        unsigned zo = s * db->zstride, so = s * db->sstride;
-        uint8_t sold = fc->stest ? p->sr[so] : 0;
-        unsigned outcome = DB_STENCIL_ZPASS;
-        uint32_t znew = 0;
-        if (fc->stest && !lut->pass[sold]) {
-            outcome = DB_STENCIL_SFAIL;
-        } else if (fc->ztest) {
-            znew = encode_z_fmt(db, zformat, clamp_z(db, db_zplane_at(zp, x, y, s)));
-            uint32_t zold = p->zcleared ? db->clear_z_bits : z_at_fmt(zformat, p->zr + zo);
-            outcome = z_passes_fmt(db, zformat, znew, zold) ? DB_STENCIL_ZPASS : DB_STENCIL_ZFAIL;
+    if (b->runs) {
+        uint32_t e = b->pix[l] * b->step;
+        return b->run[e >> b->shift] + (e & b->mask);
+    }
+    return stencil ? tile_addr(&db->smap, &db->stile, x0 + (l & 7), y0 + (l >> 3), db->slice)
+                   : tile_addr(&db->zmap, &db->ztile, x0 + (l & 7), y0 + (l >> 3), db->slice);
+}
+
+/* Whether every covered sample of the micro tile stores a stencil value v
+ * with lut->inert[v]: each would fail the stencil test and store v again
+ * (read and written at one place), so all of the tile's samples fail, none
+ * is counted and no byte changes: what block_tile would do sample by
+ * sample, found without it.  A shortcut of the model, not the card's HiS
+ * (whose early culling is not modelled). */
+static inline __attribute__((always_inline)) bool
+block_inert(struct db_state *db, const struct db_stencil_lut *lut, const struct block_surf *sb, unsigned x0,
+            unsigned y0, const uint32_t cov[64], unsigned nsamp)
+{
+    const uint8_t *sr = db->srd;
+    const uint32_t full = (1u << nsamp) - 1u;
+    uint32_t all = full;
+    for (unsigned l = 0; l < 64; l++)
+        all &= cov[l];
+    if (all == full && sb->runs) {
+        /* every sample of every pixel: the stencil elements 0 .. 64 nsamp - 1
+         * of the tile (bytes, cedar_tile_element_offset), run after run */
+        const unsigned bytes = 64 * nsamp, run_bytes = sb->mask + 1u;
+        for (unsigned e = 0; e < bytes; e += run_bytes) {
+            const uint8_t *r = sr + sb->run[e >> sb->shift];
+            unsigned len = bytes - e < run_bytes ? bytes - e : run_bytes;
+            for (unsigned i = 0; i < len; i++)
+                if (!lut->inert[r[i]])
+                    return false;
         }
-        if (fc->stest)
-            p->sw[so] = lut->after[outcome][sold];
-        if (outcome == DB_STENCIL_ZPASS) {
-            if (fc->zstore)
-                store_z_fmt(db, zformat, p->zoff + zo, znew);
-            passed |= 1u << s;
-            npass++;
+        return true;
+    }
+    for (unsigned l = 0; l < 64; l++) {
+        uint32_t todo = cov[l] & full;
+        if (!todo)
+            continue;
+        uint64_t so = block_off(db, sb, true, x0, y0, l);
+        while (todo) {
+            unsigned s = (unsigned)__builtin_ctz(todo);
+            todo &= todo - 1u;
+            if (!lut->inert[sr[so + s * db->sstride]])
+                return false;
         }
     }
-    if (db->count)
-        db->zpass += npass;
-    return passed;
+    return true;
 }
 
-/* block_samples over the micro tile's covered pixels, for one depth format
- * and sample count (constants where it is inlined). */
+/* pixel_samples over the micro tile's covered pixels (no exported stencil
+ * reference), with depth format zformat and nsamp samples (constants where
+ * it is inlined): the stencil by table (struct db_stencil_lut), a sample's
+ * depth computed and read only when its stencil test passed or a depth
+ * clear stores it (pixel_samples uses it only then), the draw's state in
+ * locals.  The same reads and writes in the same order (pixel by pixel,
+ * sample by sample; of two writes to a stencil byte only the last, which
+ * nothing reads in between), the pass count added once.  zconst: every
+ * sample's depth is zc's bits (a depth clear's value, or a flat plane's:
+ * zplane_flat). */
 static inline __attribute__((always_inline)) void
 block_tile(struct db_state *db, const struct db_face *fc, const struct db_stencil_lut *lut, const struct block_addr *a,
-           struct db_pixel *p, unsigned x0, unsigned y0, uint32_t cov[64], const struct db_zplane *zp,
-           unsigned zformat, unsigned nsamp)
+           const struct db_pixel *p, unsigned x0, unsigned y0, uint32_t cov[64], const struct db_zplane *zp,
+           unsigned zformat, unsigned nsamp, bool zconst, uint32_t zc)
 {
+    struct block_surf zb, sb;
+    block_surf_init(&zb, &db->zmap, &db->ztile, a->zruns);
+    block_surf_init(&sb, &db->smap, &db->stile, a->sruns);
+    const uint8_t *zr = db->zrd, *sr = db->srd;
+    uint8_t *zw = db->zwr, *sw = db->swr;
+    const unsigned zst = db->zstride, sst = db->sstride, zfunc = db->zfunc;
+    const bool stest = fc->stest, ztest = fc->ztest, zstore = fc->zstore, zcleared = p->zcleared;
+    const bool zclear = db->z_clear, sclear = db->s_clear && a->sin, clamp = db->clamp;
+    const bool ztouch = a->ztouch, sin = a->sin;
+    const double zscale = db->zscale, zmin = db->zmin, zmax = db->zmax;
+    const uint32_t zold_cleared = db->clear_z_bits, full = (1u << nsamp) - 1u;
+    const uint8_t clear_s = db->clear_s;
+    if (stest && !zclear && !sclear && sr == sw && block_inert(db, lut, &sb, x0, y0, cov, nsamp)) {
+        for (unsigned l = 0; l < 64; l++)
+            cov[l] = 0;
+        return;
+    }
+    unsigned npass = 0;
     for (unsigned l = 0; l < 64; l++) {
         if (!cov[l])
             continue;
         unsigned x = x0 + (l & 7), y = y0 + (l >> 3);
-        block_pixel_at(db, a, p, x, y);
-        cov[l] = block_samples(db, fc, lut, p, cov[l], zp, x, y, zformat, nsamp);
+        uint64_t zo0 = ztouch ? block_off(db, &zb, false, x0, y0, l) : 0;
+        uint64_t so0 = sin ? block_off(db, &sb, true, x0, y0, l) : 0;
+        uint32_t passed = 0, todo = cov[l] & full;
+        while (todo) {
+            unsigned s = (unsigned)__builtin_ctz(todo);
+            todo &= todo - 1u;
+            uint64_t zo = zo0 + s * zst, so = so0 + s * sst;
+            uint8_t sold = stest ? sr[so] : 0;
+            unsigned outcome = DB_STENCIL_ZPASS;
+            uint32_t znew = 0;
+            if (zconst)
+                znew = zc;
+            else if (ztest && (!stest || lut->pass[sold]))
+                znew = encode_z_scaled(zformat, zscale, clamp_range(clamp, zmin, zmax, db_zplane_at(zp, x, y, s)));
+            if (stest && !lut->pass[sold]) {
+                outcome = DB_STENCIL_SFAIL;
+            } else if (ztest) {
+                uint32_t zold = zcleared ? zold_cleared : z_at_fmt(zformat, zr + zo);
+                outcome = z_passes_func(zfunc, zformat, znew, zold) ? DB_STENCIL_ZPASS : DB_STENCIL_ZFAIL;
+            }
+            if (sclear)
+                sw[so] = clear_s;
+            else if (stest)
+                sw[so] = lut->after[outcome][sold];
+            if (zstore && (outcome == DB_STENCIL_ZPASS || zclear))
+                store_z_at(zformat, zw + zo, znew);
+            if (outcome == DB_STENCIL_ZPASS)
+                passed |= 1u << s;
+        }
+        cov[l] = passed;
+        npass += (unsigned)__builtin_popcount(passed);
     }
+    if (db->count)
+        db->zpass += npass;
 }
 
-/* block_tile with the draw's depth format and, for one sample, its count
- * as constants. */
+/* Whether the primitive's window z is one value over the whole micro tile:
+ * a plane without slope (zdx and zdy zero, of either sign), a finite z0
+ * other than -0 and finite offsets.  Then db_zplane_at's z0 + (+-0) + (+-0)
+ * is z0 exactly at every pixel and sample (IEEE: a nonzero z0 plus a zero
+ * is z0, +0 plus +-0 is +0), so the tile's depth is computed once. */
+static bool zplane_flat(const struct db_zplane *zp, unsigned nsamp)
+{
+    if (zp->zdx != 0.0 || zp->zdy != 0.0 || !isfinite(zp->z0) || !isfinite(zp->zx0) || !isfinite(zp->zy0) ||
+        (zp->z0 == 0.0 && signbit(zp->z0)))
+        return false;
+    for (unsigned s = 0; s < nsamp; s++)
+        if (!isfinite(zp->sdx[s]) || !isfinite(zp->sdy[s]))
+            return false;
+    return true;
+}
+
+/* block_tile with the draw's depth format, for one sample its count, and
+ * whether the depth plane is flat as constants. */
 static void block_tile_fast(struct db_state *db, const struct db_face *fc, const struct db_stencil_lut *lut,
-                            const struct block_addr *a, struct db_pixel *p, unsigned x0, unsigned y0, uint32_t cov[64],
-                            const struct db_zplane *zp)
+                            const struct block_addr *a, const struct db_pixel *p, unsigned x0, unsigned y0,
+                            uint32_t cov[64], const struct db_zplane *zp)
 {
     unsigned n = db->samples < RS_MAX_SAMPLES ? db->samples : RS_MAX_SAMPLES;
+    /* a depth clear tests and stores the clear value; a flat plane's one
+     * depth as the per-sample path computes it */
+    bool flat = db->z_clear || (fc->ztest && zplane_flat(zp, n));
+    uint32_t zflat = db->z_clear ? encode_z(db, db->clear_z)
+                     : flat      ? encode_z(db, clamp_z(db, db_zplane_at(zp, x0, y0, 0)))
+                                 : 0;
 #define DB_BLOCK_TILE(fmt)                                                                                            \
     do {                                                                                                              \
-        if (n == 1)                                                                                                   \
-            block_tile(db, fc, lut, a, p, x0, y0, cov, zp, fmt, 1);                                                   \
+        if (flat && n == 1)                                                                                           \
+            block_tile(db, fc, lut, a, p, x0, y0, cov, zp, fmt, 1, true, zflat);                                      \
+        else if (flat)                                                                                                \
+            block_tile(db, fc, lut, a, p, x0, y0, cov, zp, fmt, n, true, zflat);                                      \
+        else if (n == 1)                                                                                              \
+            block_tile(db, fc, lut, a, p, x0, y0, cov, zp, fmt, 1, false, 0);                                         \
         else                                                                                                          \
-            block_tile(db, fc, lut, a, p, x0, y0, cov, zp, fmt, n);                                                   \
+            block_tile(db, fc, lut, a, p, x0, y0, cov, zp, fmt, n, false, 0);                                         \
     } while (0)
     switch (db->zformat) {
     case V_DB_Z_FORMAT__Z_16: DB_BLOCK_TILE(V_DB_Z_FORMAT__Z_16); break;
@@ -764,21 +871,8 @@ void db_block(struct db_state *db, unsigned x0, unsigned y0, uint32_t cov[64], c
     if (sin)
         (void)tile_addr(&db->smap, &db->stile, x0, y0, db->slice);
     struct block_addr a = {.ztouch = ztouch, .sin = sin, .zruns = ztouch && db->ztile.n, .sruns = sin && db->stile.n};
-    if (!db->z_clear && !db->s_clear) {
-        const struct db_stencil_lut *lut = fc.stest ? stencil_lut(db, !front && db->backface ? 1 : 0) : NULL;
-        block_tile_fast(db, &fc, lut, &a, &p, x0, y0, cov, zp);
-        return;
-    }
-    for (unsigned l = 0; l < 64; l++) {
-        if (!cov[l])
-            continue;
-        unsigned x = x0 + (l & 7), y = y0 + (l >> 3);
-        float z[RS_MAX_SAMPLES];
-        for (unsigned s = 0; s < n; s++)
-            z[s] = db_zplane_at(zp, x, y, s);
-        block_pixel_at(db, &a, &p, x, y);
-        cov[l] = pixel_samples(db, &fc, &p, cov[l], z);
-    }
+    const struct db_stencil_lut *lut = fc.stest ? stencil_lut(db, !front && db->backface ? 1 : 0) : NULL;
+    block_tile_fast(db, &fc, lut, &a, &p, x0, y0, cov, zp);
 }
 
 void db_copy_pixel(const struct db_state *db, struct cb_target *t, unsigned x, unsigned y, uint32_t coverage)

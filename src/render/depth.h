@@ -34,10 +34,13 @@ enum db_stencil_outcome { DB_STENCIL_SFAIL, DB_STENCIL_ZFAIL, DB_STENCIL_ZPASS, 
 
 /* One face's stencil test and operations as tables over the stored value
  * v (0..255), for a reference from the registers: whether the test passes,
- * and the value stored after each outcome, under the write mask. */
+ * and the value stored after each outcome, under the write mask; inert: the
+ * test fails and the SFAIL operation stores v again (a sample holding v
+ * neither passes nor changes a byte). */
 struct db_stencil_lut {
     bool built;
     bool pass[256];
+    bool inert[256];
     uint8_t after[DB_STENCIL_OUTCOMES][256];
 };
 
