@@ -533,7 +533,7 @@ static void uniform_stencil(struct side *a, unsigned samples)
             for (unsigned l = 0; l < 64; l++)
                 for (unsigned s = 0; s < samples; s++) {
                     uint64_t off = cedar_tile_addr(&a->db.smap, mx * 8 + (l & 7), my * 8 + (l >> 3), s, 0);
-                    a->mem[S_OFF + off] = (int)(l * samples + s) == odd ? (uint8_t)test_rand() : v;
+                    a->db.srd[off] = (int)(l * samples + s) == odd ? (uint8_t)test_rand() : v;
                 }
         }
 }
@@ -554,9 +554,11 @@ static void shortcut_plane(struct db_zplane *zp, unsigned x0, unsigned y0)
 /* db_block where its whole-tile shortcuts apply (struct db_stencil_lut's
  * inert values: a tile whose covered samples all fail the stencil test
  * and keep their bytes; a depth plane without slope: one depth for the
- * tile) and where they must not (a stencil write surface apart from the
- * read one, clears, partial coverage, one sample apart, -0, NaN and
- * infinite planes): random DB states with the stencil test mostly on,
+ * tile; one stencil value in every sample: its test and operations once)
+ * and where they must not (a stencil write surface apart from the read
+ * one, stencil bytes inside the depth surface's, clears, partial
+ * coverage, one sample apart, -0, NaN and infinite planes): random DB
+ * states with the stencil test mostly on,
  * stencil surfaces of one value per tile, against the per-sample reference
  * (ref_fragment): passed masks, pass counts and every byte. */
 static void test_block_shortcuts_vs_reference(void **state)
@@ -568,6 +570,7 @@ static void test_block_shortcuts_vs_reference(void **state)
     assert_non_null(regs);
     assert_non_null(mem);
     unsigned ran = 0, inert_tiles = 0, inert_apart = 0, flat_tiles = 0, partial_inert = 0, passed_samples = 0;
+    unsigned uniform_tiles = 0, on_z_tiles = 0;
     for (unsigned k = 0; k < SHORTCUT_STATES; k++) {
         unsigned samples;
         memset(regs, 0, sizeof *regs);
@@ -580,9 +583,13 @@ static void test_block_shortcuts_vs_reference(void **state)
         scene_set_reg(regs, REG_DB_DEPTH_CONTROL, dc);
         scene_set_reg(regs, REG_DB_STENCIL_INFO, S_DB_STENCIL_INFO__FORMAT(V_DB_STENCIL_FORMAT__STENCIL_8) |
                                                      S_DB_STENCIL_INFO__TILE_SPLIT(test_rand() % 7));
-        bool apart = test_rand() % 4 == 0;
+        bool apart = test_rand() % 4 == 0, on_z = !apart && test_rand() % 8 == 0;
         if (apart)
             scene_set_reg(regs, REG_DB_STENCIL_WRITE_BASE, (uint32_t)((BASE + S_WR_OFF) >> 8));
+        if (on_z) { /* the stencil bytes inside the depth surface's */
+            scene_set_reg(regs, REG_DB_STENCIL_READ_BASE, (uint32_t)((BASE + Z_OFF) >> 8));
+            scene_set_reg(regs, REG_DB_STENCIL_WRITE_BASE, (uint32_t)((BASE + Z_OFF) >> 8));
+        }
         for (size_t i = 0; i < MEM; i += 4) {
             uint32_t v = test_rand();
             memcpy(mem + i, &v, 4);
@@ -599,6 +606,8 @@ static void test_block_shortcuts_vs_reference(void **state)
         ran++;
         for (unsigned n = 0; n < 24; n++) {
             unsigned x0 = (test_rand() % (SIDE / 8)) * 8, y0 = (test_rand() % (SIDE / 8)) * 8;
+            if (on_z && n % 2) /* where the first depth and stencil bytes meet */
+                x0 = y0 = 0;
             bool front = test_rand() % 2;
             struct db_zplane zp;
             shortcut_plane(&zp, x0, y0);
@@ -619,6 +628,18 @@ static void test_block_shortcuts_vs_reference(void **state)
                     }
             if (inert && !apart)
                 inert_tiles++;
+            /* every sample covered, one stencil value, a plane without slope */
+            bool one = a.db.s_on && zp.zdx == 0.0 && zp.zdy == 0.0;
+            for (unsigned l = 0; l < 64 && one; l++)
+                for (unsigned s = 0; s < samples; s++) {
+                    uint64_t off = cedar_tile_addr(&b.db.smap, x0 + (l & 7), y0 + (l >> 3), s, 0);
+                    uint64_t off0 = cedar_tile_addr(&b.db.smap, x0, y0, 0, 0);
+                    one = one && ((cov[l] >> s) & 1u) && b.db.srd[off] == b.db.srd[off0];
+                }
+            if (one && !inert)
+                uniform_tiles++;
+            if (on_z && x0 == 0 && y0 == 0)
+                on_z_tiles++;
             if (inert && apart)
                 inert_apart++;
             if (inert && kind < 2)
@@ -645,14 +666,17 @@ static void test_block_shortcuts_vs_reference(void **state)
         free(b.mem);
     }
     print_message("%u states: %u inert tiles (%u partly covered), %u with the stencil written apart, %u flat, "
-                  "%u samples passed\n",
-                  ran, inert_tiles, partial_inert, inert_apart, flat_tiles, passed_samples);
+                  "%u of one stencil value not inert, %u where depth and stencil bytes meet, %u samples passed\n",
+                  ran, inert_tiles, partial_inert, inert_apart, flat_tiles, uniform_tiles, on_z_tiles,
+                  passed_samples);
     /* every case was met many times */
     assert_true(ran > SHORTCUT_STATES / 2);
     assert_true(inert_tiles > 300);
     assert_true(partial_inert > 30);
     assert_true(inert_apart > 50);
     assert_true(flat_tiles > 1000);
+    assert_true(uniform_tiles > 300);
+    assert_true(on_z_tiles > 50);
     assert_true(passed_samples > 10000);
     free(mem);
     free(regs);

@@ -245,6 +245,13 @@ int db_init(struct db_state *db, const struct vc_regs *regs, const struct vc_mem
         tile_runs_init(&db->sahead, &db->smap);
         db->sstride = sample_stride(&db->smap);
     }
+    /* the depth surface's bytes and the stencil's read bytes do not overlap */
+    if (have_z && db->has_stencil) {
+        uintptr_t z = (uintptr_t)db->zwr, st = (uintptr_t)db->srd;
+        db->zs_apart = z + db->zmap.size <= st || st + db->smap.size <= z;
+    } else {
+        db->zs_apart = true;
+    }
     return 0;
 }
 
@@ -667,34 +674,38 @@ block_off(struct db_state *db, const struct block_surf *b, bool stencil, unsigne
                    : tile_addr(&db->zmap, &db->ztile, x0 + (l & 7), y0 + (l >> 3), db->slice);
 }
 
+/* Whether the stencil bytes of a fully covered micro tile (every sample of
+ * every pixel: its elements 0 .. 64 nsamp - 1, cedar_tile_element_offset,
+ * run after run) all hold one value, *v. */
+static bool tile_stencil_uniform(const uint8_t *sr, const struct block_surf *sb, unsigned nsamp, uint8_t *v)
+{
+    const unsigned bytes = 64 * nsamp, run_bytes = sb->mask + 1u;
+    const uint8_t first = sr[sb->run[0]];
+    const uint64_t pattern = 0x0101010101010101ull * first;
+    for (unsigned e = 0; e < bytes; e += run_bytes) {
+        const uint8_t *r = sr + sb->run[e >> sb->shift];
+        unsigned len = bytes - e < run_bytes ? bytes - e : run_bytes, i = 0;
+        for (; i + 8 <= len; i += 8) {
+            uint64_t w;
+            memcpy(&w, r + i, 8);
+            if (w != pattern)
+                return false;
+        }
+        for (; i < len; i++)
+            if (r[i] != first)
+                return false;
+    }
+    *v = first;
+    return true;
+}
+
 /* Whether every covered sample of the micro tile stores a stencil value v
- * with lut->inert[v]: each would fail the stencil test and store v again
- * (read and written at one place), so all of the tile's samples fail, none
- * is counted and no byte changes: what block_tile would do sample by
- * sample, found without it.  A shortcut of the model, not the card's HiS
- * (whose early culling is not modelled). */
-static inline __attribute__((always_inline)) bool
-block_inert(struct db_state *db, const struct db_stencil_lut *lut, const struct block_surf *sb, unsigned x0,
-            unsigned y0, const uint32_t cov[64], unsigned nsamp)
+ * with lut->inert[v]. */
+static bool block_inert(struct db_state *db, const struct db_stencil_lut *lut, const struct block_surf *sb,
+                        unsigned x0, unsigned y0, const uint32_t cov[64], unsigned nsamp)
 {
     const uint8_t *sr = db->srd;
     const uint32_t full = (1u << nsamp) - 1u;
-    uint32_t all = full;
-    for (unsigned l = 0; l < 64; l++)
-        all &= cov[l];
-    if (all == full && sb->runs) {
-        /* every sample of every pixel: the stencil elements 0 .. 64 nsamp - 1
-         * of the tile (bytes, cedar_tile_element_offset), run after run */
-        const unsigned bytes = 64 * nsamp, run_bytes = sb->mask + 1u;
-        for (unsigned e = 0; e < bytes; e += run_bytes) {
-            const uint8_t *r = sr + sb->run[e >> sb->shift];
-            unsigned len = bytes - e < run_bytes ? bytes - e : run_bytes;
-            for (unsigned i = 0; i < len; i++)
-                if (!lut->inert[r[i]])
-                    return false;
-        }
-        return true;
-    }
     for (unsigned l = 0; l < 64; l++) {
         uint32_t todo = cov[l] & full;
         if (!todo)
@@ -723,7 +734,7 @@ block_inert(struct db_state *db, const struct db_stencil_lut *lut, const struct 
 static inline __attribute__((always_inline)) void
 block_tile(struct db_state *db, const struct db_face *fc, const struct db_stencil_lut *lut, const struct block_addr *a,
            const struct db_pixel *p, unsigned x0, unsigned y0, uint32_t cov[64], const struct db_zplane *zp,
-           unsigned zformat, unsigned nsamp, bool zconst, uint32_t zc)
+           unsigned zformat, unsigned nsamp, bool zconst, uint32_t zc, bool suni, uint8_t sv)
 {
     struct block_surf zb, sb;
     block_surf_init(&zb, &db->zmap, &db->ztile, a->zruns);
@@ -737,11 +748,13 @@ block_tile(struct db_state *db, const struct db_face *fc, const struct db_stenci
     const double zscale = db->zscale, zmin = db->zmin, zmax = db->zmax;
     const uint32_t zold_cleared = db->clear_z_bits, full = (1u << nsamp) - 1u;
     const uint8_t clear_s = db->clear_s;
-    if (stest && !zclear && !sclear && sr == sw && block_inert(db, lut, &sb, x0, y0, cov, nsamp)) {
-        for (unsigned l = 0; l < 64; l++)
-            cov[l] = 0;
-        return;
-    }
+    /* suni: every sample stores sv (its test and operations once) */
+    const bool pass_v = suni && lut->pass[sv];
+    const uint8_t after_v[DB_STENCIL_OUTCOMES] = {
+        suni ? lut->after[DB_STENCIL_SFAIL][sv] : 0,
+        suni ? lut->after[DB_STENCIL_ZFAIL][sv] : 0,
+        suni ? lut->after[DB_STENCIL_ZPASS][sv] : 0,
+    };
     unsigned npass = 0;
     for (unsigned l = 0; l < 64; l++) {
         if (!cov[l])
@@ -754,14 +767,15 @@ block_tile(struct db_state *db, const struct db_face *fc, const struct db_stenci
             unsigned s = (unsigned)__builtin_ctz(todo);
             todo &= todo - 1u;
             uint64_t zo = zo0 + s * zst, so = so0 + s * sst;
-            uint8_t sold = stest ? sr[so] : 0;
+            uint8_t sold = suni ? sv : stest ? sr[so] : 0;
+            bool spass = suni ? pass_v : stest && lut->pass[sold];
             unsigned outcome = DB_STENCIL_ZPASS;
             uint32_t znew = 0;
             if (zconst)
                 znew = zc;
-            else if (ztest && (!stest || lut->pass[sold]))
+            else if (ztest && (!stest || spass))
                 znew = encode_z_scaled(zformat, zscale, clamp_range(clamp, zmin, zmax, db_zplane_at(zp, x, y, s)));
-            if (stest && !lut->pass[sold]) {
+            if (stest && !spass) {
                 outcome = DB_STENCIL_SFAIL;
             } else if (ztest) {
                 uint32_t zold = zcleared ? zold_cleared : z_at_fmt(zformat, zr + zo);
@@ -770,7 +784,7 @@ block_tile(struct db_state *db, const struct db_face *fc, const struct db_stenci
             if (sclear)
                 sw[so] = clear_s;
             else if (stest)
-                sw[so] = lut->after[outcome][sold];
+                sw[so] = suni ? after_v[outcome] : lut->after[outcome][sold];
             if (zstore && (outcome == DB_STENCIL_ZPASS || zclear))
                 store_z_at(zformat, zw + zo, znew);
             if (outcome == DB_STENCIL_ZPASS)
@@ -812,16 +826,45 @@ static void block_tile_fast(struct db_state *db, const struct db_face *fc, const
     uint32_t zflat = db->z_clear ? encode_z(db, db->clear_z)
                      : flat      ? encode_z(db, clamp_z(db, db_zplane_at(zp, x0, y0, 0)))
                                  : 0;
+    /* The stencil bytes once.  These are shortcuts of the model, exactly
+     * what block_tile would do sample by sample; not the card's HiS /
+     * HiZ, whose early culling is not modelled. */
+    bool suni = false, one_place = db->srd == db->swr;
+    uint8_t sv = 0;
+    uint32_t every = ~0u;
+    for (unsigned l = 0; l < 64; l++)
+        every &= cov[l];
+    bool full_cov = (every & ((1u << n) - 1u)) == (1u << n) - 1u;
+    struct block_surf sb;
+    block_surf_init(&sb, &db->smap, &db->stile, a->sruns);
+    if (fc->stest && a->sruns && full_cov)
+        suni = tile_stencil_uniform(db->srd, &sb, n, &sv);
+    /* every covered sample would fail the stencil test and store its value
+     * again (read and written at one place): none passes, none is counted,
+     * no byte changes */
+    if (fc->stest && !db->z_clear && !(db->s_clear && a->sin) && one_place &&
+        (suni ? lut->inert[sv] : block_inert(db, lut, &sb, x0, y0, cov, n))) {
+        for (unsigned l = 0; l < 64; l++)
+            cov[l] = 0;
+        return;
+    }
+    /* one stencil value read and written at one place, apart from the depth
+     * bytes: no write changes what a later sample reads */
+    suni = suni && one_place && db->zs_apart && flat;
 #define DB_BLOCK_TILE(fmt)                                                                                            \
     do {                                                                                                              \
-        if (flat && n == 1)                                                                                           \
-            block_tile(db, fc, lut, a, p, x0, y0, cov, zp, fmt, 1, true, zflat);                                      \
+        if (suni && n == 1)                                                                                           \
+            block_tile(db, fc, lut, a, p, x0, y0, cov, zp, fmt, 1, true, zflat, true, sv);                            \
+        else if (suni)                                                                                                \
+            block_tile(db, fc, lut, a, p, x0, y0, cov, zp, fmt, n, true, zflat, true, sv);                            \
+        else if (flat && n == 1)                                                                                      \
+            block_tile(db, fc, lut, a, p, x0, y0, cov, zp, fmt, 1, true, zflat, false, 0);                            \
         else if (flat)                                                                                                \
-            block_tile(db, fc, lut, a, p, x0, y0, cov, zp, fmt, n, true, zflat);                                      \
+            block_tile(db, fc, lut, a, p, x0, y0, cov, zp, fmt, n, true, zflat, false, 0);                            \
         else if (n == 1)                                                                                              \
-            block_tile(db, fc, lut, a, p, x0, y0, cov, zp, fmt, 1, false, 0);                                         \
+            block_tile(db, fc, lut, a, p, x0, y0, cov, zp, fmt, 1, false, 0, false, 0);                               \
         else                                                                                                          \
-            block_tile(db, fc, lut, a, p, x0, y0, cov, zp, fmt, n, false, 0);                                         \
+            block_tile(db, fc, lut, a, p, x0, y0, cov, zp, fmt, n, false, 0, false, 0);                               \
     } while (0)
     switch (db->zformat) {
     case V_DB_Z_FORMAT__Z_16: DB_BLOCK_TILE(V_DB_Z_FORMAT__Z_16); break;

@@ -97,6 +97,7 @@ struct db_state {
     struct db_tile_runs zahead, sahead;  /* db_prefetch's, apart: it may look ahead of the tile tested */
     unsigned zstride, sstride;    /* bytes from a pixel's sample to the next */
     uint8_t *zrd, *zwr, *srd, *swr;
+    bool zs_apart;                /* the depth surface (as written) and the stencil (as read) share no byte */
     uint32_t *htile;              /* NULL: no HTILE */
     unsigned htile_pitch;         /* words per row of tiles */
     uint64_t zpass;               /* samples that passed since db_init */
