@@ -249,8 +249,9 @@ int db_init(struct db_state *db, const struct vc_regs *regs, const struct vc_mem
     if (have_z && db->has_stencil) {
         uintptr_t z = (uintptr_t)db->zwr, st = (uintptr_t)db->srd;
         db->zs_apart = z + db->zmap.size <= st || st + db->smap.size <= z;
+        db->zs_one_order = !memcmp(db->zmap.pix_index, db->smap.pix_index, sizeof db->zmap.pix_index);
     } else {
-        db->zs_apart = true;
+        db->zs_apart = db->zs_one_order = true;
     }
     return 0;
 }
@@ -653,14 +654,15 @@ struct block_surf {
     bool runs;
     const uint8_t *pix;           /* the map's pix_index */
     const uint64_t *run;
+    unsigned nrun;                /* runs kept */
     unsigned step, shift, mask;   /* bytes per pixel index; the run size as shift and mask */
 };
 
 static void block_surf_init(struct block_surf *b, const struct cedar_tile_map *m, const struct db_tile_runs *c,
                             bool runs)
 {
-    *b = (struct block_surf){.runs = runs, .pix = m->pix_index, .run = c->run, .step = m->pixel_step * m->bpe,
-                             .shift = c->run_shift, .mask = c->run_mask};
+    *b = (struct block_surf){.runs = runs, .pix = m->pix_index, .run = c->run, .nrun = runs ? c->n : 0,
+                             .step = m->pixel_step * m->bpe, .shift = c->run_shift, .mask = c->run_mask};
 }
 
 static inline __attribute__((always_inline)) uint64_t
@@ -797,6 +799,68 @@ block_tile(struct db_state *db, const struct db_face *fc, const struct db_stenci
         db->zpass += npass;
 }
 
+/* The start of a micro tile's bytes when its kept runs follow each other
+ * (elements 0 .. 63 of bpe bytes at base + e bpe), else NULL. */
+static uint8_t *tile_contiguous(uint8_t *mem, const struct block_surf *b, unsigned bpe)
+{
+    const unsigned bytes = 64 * bpe, run_bytes = b->mask + 1u;
+    if (!b->nrun)
+        return NULL;
+    for (unsigned e = run_bytes, k = 1; e < bytes; e += run_bytes, k++)
+        if (k >= b->nrun || b->run[k] != b->run[0] + (uint64_t)e)
+            return NULL;
+    return mem + b->run[0];
+}
+
+/* block_tile for one sample per pixel, every pixel covered, one stencil
+ * value sv (or no stencil test), one depth zc, the stencil read and
+ * written at one place (sb), the depth too (zb; NULL when not touched),
+ * the two apart: the tile's depths read and compared first, then its
+ * stencil and depth bytes written, in the order of the bytes.  No write
+ * changes a byte another pixel reads (each pixel's bytes are its own), so
+ * the bytes, the masks and the count are those of block_tile's pixel by
+ * pixel order. */
+static inline __attribute__((always_inline)) void
+block_tile_flat1(struct db_state *db, const struct db_face *fc, const struct db_stencil_lut *lut,
+                 const struct db_pixel *p, uint8_t *zb, uint8_t *sb, const uint8_t *pix, uint32_t cov[64],
+                 unsigned zformat, uint32_t zc, uint8_t sv)
+{
+    const unsigned zbpe = zformat == V_DB_Z_FORMAT__Z_16 ? 2 : 4;
+    const bool stest = fc->stest, ztest = fc->ztest, zstore = fc->zstore;
+    const bool zclear = db->z_clear, sclear = db->s_clear && sb, zcleared = p->zcleared;
+    const unsigned zfunc = db->zfunc;
+    const uint32_t zold_cleared = db->clear_z_bits;
+    bool zpass[64];
+    if (stest && !lut->pass[sv]) {
+        memset(zpass, 0, sizeof zpass); /* all fail the stencil test */
+    } else if (ztest) {
+        for (unsigned i = 0; i < 64; i++)
+            zpass[i] = z_passes_func(zfunc, zformat, zc, zcleared ? zold_cleared : z_at_fmt(zformat, zb + i * zbpe));
+    } else {
+        memset(zpass, 1, sizeof zpass);
+    }
+    const unsigned sfail = stest && !lut->pass[sv];
+    if (sclear) {
+        memset(sb, db->clear_s, 64);
+    } else if (stest) {
+        const uint8_t a_pass = lut->after[sfail ? DB_STENCIL_SFAIL : DB_STENCIL_ZPASS][sv];
+        const uint8_t a_fail = lut->after[sfail ? DB_STENCIL_SFAIL : DB_STENCIL_ZFAIL][sv];
+        for (unsigned i = 0; i < 64; i++)
+            sb[i] = zpass[i] ? a_pass : a_fail;
+    }
+    if (zstore)
+        for (unsigned i = 0; i < 64; i++)
+            if (zpass[i] || zclear)
+                store_z_at(zformat, zb + i * zbpe, zc);
+    unsigned npass = 0;
+    for (unsigned l = 0; l < 64; l++) {
+        cov[l] = zpass[pix[l]];
+        npass += zpass[pix[l]];
+    }
+    if (db->count)
+        db->zpass += npass;
+}
+
 /* Whether the primitive's window z is one value over the whole micro tile:
  * a plane without slope (zdx and zdy zero, of either sign), a finite z0
  * other than -0 and finite offsets.  Then db_zplane_at's z0 + (+-0) + (+-0)
@@ -822,10 +886,10 @@ static void block_tile_fast(struct db_state *db, const struct db_face *fc, const
     unsigned n = db->samples < RS_MAX_SAMPLES ? db->samples : RS_MAX_SAMPLES;
     /* a depth clear tests and stores the clear value; a flat plane's one
      * depth as the per-sample path computes it */
-    bool flat = db->z_clear || (fc->ztest && zplane_flat(zp, n));
+    bool flat = db->z_clear || !fc->ztest || zplane_flat(zp, n);
     uint32_t zflat = db->z_clear ? encode_z(db, db->clear_z)
-                     : flat      ? encode_z(db, clamp_z(db, db_zplane_at(zp, x0, y0, 0)))
-                                 : 0;
+                     : fc->ztest && flat ? encode_z(db, clamp_z(db, db_zplane_at(zp, x0, y0, 0)))
+                                         : 0; /* no depth test, no clear: not used */
     /* The stencil bytes once.  These are shortcuts of the model, exactly
      * what block_tile would do sample by sample; not the card's HiS /
      * HiZ, whose early culling is not modelled. */
@@ -851,6 +915,27 @@ static void block_tile_fast(struct db_state *db, const struct db_face *fc, const
     /* one stencil value read and written at one place, apart from the depth
      * bytes: no write changes what a later sample reads */
     suni = suni && one_place && db->zs_apart && flat;
+    /* one sample, the depth also read and written at one place, both
+     * surfaces' pixels in one order and each tile's bytes in one piece:
+     * block_tile_flat1 */
+    if (suni && n == 1 && db->zs_one_order && (!a->ztouch || (a->zruns && db->zrd == db->zwr))) {
+        struct block_surf zs;
+        block_surf_init(&zs, &db->zmap, &db->ztile, a->zruns);
+        unsigned zbpe = db->zformat == V_DB_Z_FORMAT__Z_16 ? 2 : 4;
+        uint8_t *sbase = tile_contiguous(db->swr, &sb, 1);
+        uint8_t *zbase = a->ztouch ? tile_contiguous(db->zwr, &zs, zbpe) : NULL;
+        if (sbase && (zbase || !a->ztouch)) {
+#define DB_FLAT1(fmt) block_tile_flat1(db, fc, lut, p, zbase, sbase, sb.pix, cov, fmt, zflat, sv)
+            switch (db->zformat) {
+            case V_DB_Z_FORMAT__Z_16: DB_FLAT1(V_DB_Z_FORMAT__Z_16); break;
+            case V_DB_Z_FORMAT__Z_24: DB_FLAT1(V_DB_Z_FORMAT__Z_24); break;
+            case V_DB_Z_FORMAT__Z_32_FLOAT: DB_FLAT1(V_DB_Z_FORMAT__Z_32_FLOAT); break;
+            default: DB_FLAT1(V_DB_Z_FORMAT__Z_INVALID); break;
+            }
+#undef DB_FLAT1
+            return;
+        }
+    }
 #define DB_BLOCK_TILE(fmt)                                                                                            \
     do {                                                                                                              \
         if (suni && n == 1)                                                                                           \

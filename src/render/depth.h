@@ -98,6 +98,7 @@ struct db_state {
     unsigned zstride, sstride;    /* bytes from a pixel's sample to the next */
     uint8_t *zrd, *zwr, *srd, *swr;
     bool zs_apart;                /* the depth surface (as written) and the stencil (as read) share no byte */
+    bool zs_one_order;            /* their micro tiles order pixels alike (pix_index) */
     uint32_t *htile;              /* NULL: no HTILE */
     unsigned htile_pitch;         /* words per row of tiles */
     uint64_t zpass;               /* samples that passed since db_init */
