@@ -283,6 +283,19 @@ struct eg_tex_sampler {
     bool cube_wrap;                         /* DISABLE_CUBE_WRAP clear: filtering crosses cube faces */
 };
 
+/* One texture resource's texels for the lanes of an instruction (the
+ * texel_reader callback below): what texel, texel_level and tex_fmask read
+ * of the resource, with the same results and faults, without finding the
+ * resource again for each texel.  read: texel (x, y, z) of mip level
+ * `level` (absolute; 0: sample `sample` as texel reads it, else
+ * texel_level's); fmask: tex_fmask's.  Valid until the draw ends. */
+struct eg_texel_reader {
+    const void *ctx;
+    int (*read)(const void *ctx, unsigned level, int x, int y, int z, unsigned sample, union eg_vec4 *out, char *msg,
+                size_t msglen);
+    int (*fmask)(const void *ctx, int x, int y, int z, uint32_t *out, char *msg, size_t msglen);
+};
+
 /* What a running shader can reach outside its registers.  Each callback
  * returns 0, or -1 after writing a reason into msg (the draw stops). */
 struct eg_shader_env {
@@ -309,6 +322,9 @@ struct eg_shader_env {
     /* an MSAA texture's FMask at texel (x, y, z): the fragment index of
      * sample s in bits 4s..4s+3 (LD with INST_MOD 1, Mesa's "ldfptr") */
     int (*tex_fmask)(void *ctx, unsigned resource, int x, int y, int z, uint32_t *out, char *msg, size_t msglen);
+    /* the reader of `resource`'s texels (struct eg_texel_reader) for a TEX
+     * instruction's lanes; NULL: each texel through the three above */
+    int (*texel_reader)(void *ctx, unsigned resource, struct eg_texel_reader *out, char *msg, size_t msglen);
     /* SQ_LOOP_CONST_n of the running stage (LOOP_START's CF_CONST): COUNT
      * bits 0..11, INIT 12..23, INC 24..31; NULL: a counted loop faults */
     int (*loop_const)(void *ctx, unsigned index, uint32_t *out, char *msg, size_t msglen);

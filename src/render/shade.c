@@ -335,6 +335,11 @@ static int tex_texel(void *ctx, unsigned slot, int x, int y, int z, unsigned sam
     return tex_unit_texel(((const struct shade *)ctx)->tex, slot, x, y, z, sample, out, msg, msglen);
 }
 
+static int tex_texel_reader(void *ctx, unsigned slot, struct eg_texel_reader *out, char *msg, size_t msglen)
+{
+    return tex_unit_reader(((const struct shade *)ctx)->tex, slot, out, msg, msglen);
+}
+
 static int tex_texel_level(void *ctx, unsigned slot, unsigned level, int x, int y, int z, union eg_vec4 *out,
                            char *msg, size_t msglen)
 {
@@ -533,6 +538,7 @@ static void env_init(struct eg_shader_env *e, struct shade *s, const struct vc_m
     e->texel = tex_texel;
     e->texel_level = tex_texel_level;
     e->tex_fmask = tex_fmask;
+    e->texel_reader = tex_texel_reader;
     e->loop_const = loop_fn;
     e->bool_const = bool_fn;
 }

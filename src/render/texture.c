@@ -95,6 +95,12 @@ struct tex_unit {
     atomic_bool decoded[TEX_SLOTS];
     struct tex_view *view[TEX_SLOTS];   /* allocated at a slot's first decode (~12 KiB each) */
     struct tex_runs *runs[TEX_SLOTS];   /* the view's level-0 runs, or NULL: the address map per texel */
+    /* what a slot's texel reader (tex_unit_reader) reads: set with the view */
+    struct tex_slot_reader {
+        unsigned slot;
+        const struct tex_view *v;
+        const struct tex_runs *t;
+    } reader[TEX_SLOTS];
     /* samplers decoded at their first fetch in the draw, with the slot whose
      * view the border was made for (a fetch through another slot decodes
      * its own) */
@@ -427,7 +433,7 @@ static void view_luts(struct tex_view *v)
 }
 
 /* The texel at mem + off, decoded and swizzled. */
-static void texel_at(const struct tex_view *v, const uint8_t *p, union eg_vec4 *out)
+static inline void texel_at(const struct tex_view *v, const uint8_t *p, union eg_vec4 *out)
 {
     if (v->lut_bytes) {
         /* component c's number straight into the result components that
@@ -619,7 +625,7 @@ static void slot_runs(struct tex_unit *u, unsigned slot, const struct tex_view *
 
 /* The offset of sample `sample` of texel (x, y) of slice `slice` of level
  * 0 through the runs table: what cedar_tile_addr gives. */
-static uint64_t runs_addr(const struct tex_runs *t, unsigned x, unsigned y, unsigned sample, unsigned slice)
+static inline uint64_t runs_addr(const struct tex_runs *t, unsigned x, unsigned y, unsigned sample, unsigned slice)
 {
     const struct cedar_tile_map *m = &t->map;
     size_t tile = ((size_t)slice * t->tiles_y + (y >> 3)) * t->tiles_x + (x >> 3);
@@ -661,6 +667,7 @@ static const struct tex_view *slot_view(struct tex_unit *u, unsigned slot)
             tex_view_decode(u->view[slot], slot, &u->regs->resource[slot * V_SQ_STAGE_LAYOUT__RESOURCE_DWORDS],
                             &u->tiling, u->mem);
             slot_runs(u, slot, u->view[slot]);
+            u->reader[slot] = (struct tex_slot_reader){ slot, u->view[slot], u->runs[slot] };
             atomic_store_explicit(&u->decoded[slot], true, memory_order_release);
         }
         pthread_mutex_unlock(&u->lock);
@@ -726,29 +733,27 @@ int tex_unit_sampler(struct tex_unit *u, unsigned sampler, unsigned slot, struct
     return 0;
 }
 
-/* The view of `slot` when (x, y, z) is one of its texels. */
-static const struct tex_view *unit_texel_view(struct tex_unit *u, unsigned slot, int x, int y, int z, char *msg,
-                                              size_t msglen)
+/* Whether (x, y, z) is outside level 0 of slot `slot`'s view v (the
+ * fault in msg). */
+static bool outside(const struct tex_view *v, unsigned slot, int x, int y, int z, char *msg, size_t msglen)
 {
-    const struct tex_view *v = unit_view(u, slot, msg, msglen);
-    if (v && (x < 0 || y < 0 || z < 0 || (unsigned)x >= v->res.width || (unsigned)y >= v->res.height ||
-              (unsigned)z >= v->res.depth)) {
-        rs_msg_fail(msg, msglen, "texture resource %u: texel (%d, %d, %d) outside its %ux%ux%u texels", slot, x, y,
-                    z, v->res.width, v->res.height, v->res.depth);
-        return NULL;
-    }
-    return v;
+    if (x >= 0 && y >= 0 && z >= 0 && (unsigned)x < v->res.width && (unsigned)y < v->res.height &&
+        (unsigned)z < v->res.depth)
+        return false;
+    rs_msg_fail(msg, msglen, "texture resource %u: texel (%d, %d, %d) outside its %ux%ux%u texels", slot, x, y, z,
+                v->res.width, v->res.height, v->res.depth);
+    return true;
 }
 
-int tex_unit_texel(struct tex_unit *u, unsigned slot, int x, int y, int z, unsigned sample,
-                   union eg_vec4 *out, char *msg, size_t msglen)
+/* Sample `sample` of texel (x, y, z) of level 0 of slot `slot`'s view v
+ * (runs t: its kept runs, or NULL), with the unit's faults. */
+static int view_texel(const struct tex_view *v, const struct tex_runs *t, unsigned slot, int x, int y, int z,
+                      unsigned sample, union eg_vec4 *out, char *msg, size_t msglen)
 {
-    const struct tex_view *v = unit_texel_view(u, slot, x, y, z, msg, msglen);
-    if (!v)
+    if (outside(v, slot, x, y, z, msg, msglen))
         return -1;
     if (sample >= v->res.samples)
         return rs_msg_fail(msg, msglen, "texture resource %u: sample %u of %u", slot, sample, v->res.samples);
-    const struct tex_runs *t = u->runs[slot];
     if (t)
         texel_at(v, v->mem + runs_addr(t, (unsigned)x, (unsigned)y, sample, v->first_slice + (unsigned)z), out);
     else
@@ -756,12 +761,11 @@ int tex_unit_texel(struct tex_unit *u, unsigned slot, int x, int y, int z, unsig
     return 0;
 }
 
-int tex_unit_texel_level(struct tex_unit *u, unsigned slot, unsigned level, int x, int y, int z,
-                         union eg_vec4 *out, char *msg, size_t msglen)
+/* Texel (x, y, z) of mip level `level` of slot `slot`'s view v, with the
+ * unit's faults. */
+static int view_texel_level(const struct tex_view *v, unsigned slot, unsigned level, int x, int y, int z,
+                            union eg_vec4 *out, char *msg, size_t msglen)
 {
-    const struct tex_view *v = unit_view(u, slot, msg, msglen);
-    if (!v)
-        return -1;
     if (level < v->res.base_level || level > v->res.last_level)
         return rs_msg_fail(msg, msglen, "texture resource %u: mip level %u outside levels %u..%u", slot, level,
                            v->res.base_level, v->res.last_level);
@@ -779,14 +783,76 @@ int tex_unit_texel_level(struct tex_unit *u, unsigned slot, unsigned level, int 
     return 0;
 }
 
-int tex_unit_fmask(struct tex_unit *u, unsigned slot, int x, int y, int z, uint32_t *out, char *msg,
-                   size_t msglen)
+/* The FMask of texel (x, y, z) of slot `slot`'s view v, with the unit's
+ * faults. */
+static int unit_view_fmask(const struct tex_view *v, unsigned slot, int x, int y, int z, uint32_t *out, char *msg,
+                      size_t msglen)
 {
-    const struct tex_view *v = unit_texel_view(u, slot, x, y, z, msg, msglen);
-    if (!v)
+    if (outside(v, slot, x, y, z, msg, msglen))
         return -1;
     if (v->res.samples < 2)
         return rs_msg_fail(msg, msglen, "texture resource %u: an FMask fetch from a texture of one sample", slot);
     *out = tex_view_fmask(v, (unsigned)x, (unsigned)y, (unsigned)z);
+    return 0;
+}
+
+int tex_unit_texel(struct tex_unit *u, unsigned slot, int x, int y, int z, unsigned sample,
+                   union eg_vec4 *out, char *msg, size_t msglen)
+{
+    const struct tex_view *v = unit_view(u, slot, msg, msglen);
+    return v ? view_texel(v, u->runs[slot], slot, x, y, z, sample, out, msg, msglen) : -1;
+}
+
+int tex_unit_texel_level(struct tex_unit *u, unsigned slot, unsigned level, int x, int y, int z,
+                         union eg_vec4 *out, char *msg, size_t msglen)
+{
+    const struct tex_view *v = unit_view(u, slot, msg, msglen);
+    return v ? view_texel_level(v, slot, level, x, y, z, out, msg, msglen) : -1;
+}
+
+int tex_unit_fmask(struct tex_unit *u, unsigned slot, int x, int y, int z, uint32_t *out, char *msg,
+                   size_t msglen)
+{
+    const struct tex_view *v = unit_view(u, slot, msg, msglen);
+    return v ? unit_view_fmask(v, slot, x, y, z, out, msg, msglen) : -1;
+}
+
+/* The reader's calls (struct eg_texel_reader): tex_unit_texel /
+ * _texel_level / _fmask of the slot, its view found once. */
+static int reader_read(const void *ctx, unsigned level, int x, int y, int z, unsigned sample, union eg_vec4 *out,
+                       char *msg, size_t msglen)
+{
+    const struct tex_slot_reader *r = ctx;
+    if (level)
+        return view_texel_level(r->v, r->slot, level, x, y, z, out, msg, msglen);
+    return view_texel(r->v, r->t, r->slot, x, y, z, sample, out, msg, msglen);
+}
+
+/* reader_read for a view with kept runs: a texel of level 0 inside the
+ * view straight through them, anything else as reader_read. */
+static int reader_read_runs(const void *ctx, unsigned level, int x, int y, int z, unsigned sample,
+                            union eg_vec4 *out, char *msg, size_t msglen)
+{
+    const struct tex_slot_reader *r = ctx;
+    const struct tex_view *v = r->v;
+    if (level || x < 0 || y < 0 || z < 0 || (unsigned)x >= v->res.width || (unsigned)y >= v->res.height ||
+        (unsigned)z >= v->res.depth || sample >= v->res.samples)
+        return reader_read(ctx, level, x, y, z, sample, out, msg, msglen);
+    texel_at(v, v->mem + runs_addr(r->t, (unsigned)x, (unsigned)y, sample, v->first_slice + (unsigned)z), out);
+    return 0;
+}
+
+static int reader_fmask(const void *ctx, int x, int y, int z, uint32_t *out, char *msg, size_t msglen)
+{
+    const struct tex_slot_reader *r = ctx;
+    return unit_view_fmask(r->v, r->slot, x, y, z, out, msg, msglen);
+}
+
+int tex_unit_reader(struct tex_unit *u, unsigned slot, struct eg_texel_reader *out, char *msg, size_t msglen)
+{
+    if (!unit_view(u, slot, msg, msglen))
+        return -1;
+    const struct tex_slot_reader *r = &u->reader[slot];
+    *out = (struct eg_texel_reader){ .ctx = r, .read = r->t ? reader_read_runs : reader_read, .fmask = reader_fmask };
     return 0;
 }

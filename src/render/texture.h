@@ -153,5 +153,9 @@ int tex_unit_texel_level(struct tex_unit *u, unsigned slot, unsigned level, int 
                          union eg_vec4 *out, char *msg, size_t msglen);
 int tex_unit_fmask(struct tex_unit *u, unsigned slot, int x, int y, int z, uint32_t *out, char *msg,
                    size_t msglen);
+/* The texel_reader callback: slot's view and runs found once, the reads
+ * those of tex_unit_texel (level 0), tex_unit_texel_level and
+ * tex_unit_fmask; valid until the next tex_unit_begin. */
+int tex_unit_reader(struct tex_unit *u, unsigned slot, struct eg_texel_reader *out, char *msg, size_t msglen);
 
 #endif

@@ -226,6 +226,8 @@ int eg_exec_scratch_read(union eg_vec4 *gpr, const union eg_vec4 *scratch, const
  * coordinate at the end of the int range cannot overflow. */
 static int wrap(int64_t i, int64_t size, unsigned mode)
 {
+    if (i >= 0 && i < size)
+        return (int)i;  /* every mode's own texel (the common case, without the division) */
     switch (mode) {
     case V_SQ_TEX_CLAMP__SQ_TEX_WRAP: {
         int64_t m = i % size;
@@ -263,6 +265,7 @@ static unsigned level_size(unsigned size, unsigned level)
 /* One TEX instruction's fetch state. */
 struct tex_fetch {
     const struct eg_shader_env *env;
+    const struct eg_texel_reader *rd;   /* the resource's reader, or NULL: env's texel callbacks */
     unsigned res;
     const struct eg_tex_resource *tr;
     struct eg_tex_sampler s;
@@ -274,13 +277,36 @@ struct tex_fetch {
     size_t msglen;
 };
 
+/* The texels per dimension of mip level `level` (array layers are not
+ * minified). */
+static void level_dims(const struct eg_tex_resource *tr, unsigned level, unsigned size[3])
+{
+    size[0] = level_size(tr->width, level);
+    size[1] = level_size(tr->height, level);
+    size[2] = tr->dim == V_SQ_TEX_DIM__SQ_TEX_DIM_3D ? level_size(tr->depth, level) : tr->depth;
+}
+
 static void set_level(struct tex_fetch *f, unsigned level)
 {
-    const struct eg_tex_resource *tr = f->tr;
     f->level = level;
-    f->size[0] = level_size(tr->width, level);
-    f->size[1] = level_size(tr->height, level);
-    f->size[2] = tr->dim == V_SQ_TEX_DIM__SQ_TEX_DIM_3D ? level_size(tr->depth, level) : tr->depth;
+    level_dims(f->tr, level, f->size);
+}
+
+/* Texel (x, y, z) of mip level `level` of resource res, inside the level
+ * (sample `sample` of level 0): through the resource's reader rd, else
+ * env's texel / texel_level callbacks. */
+static int read_texel(const struct eg_shader_env *env, const struct eg_texel_reader *rd, unsigned res, unsigned level,
+                      int x, int y, int z, unsigned sample, union eg_vec4 *out, char *msg, size_t msglen)
+{
+    if (rd)
+        return rd->read(rd->ctx, level, x, y, z, sample, out, msg, msglen);
+    if (!level)
+        return env->texel(env->ctx, res, x, y, z, sample, out, msg, msglen);
+    if (!env->texel_level) {
+        snprintf(msg, msglen, "texture resource %u: mip level %u without a texel_level callback", res, level);
+        return -1;
+    }
+    return env->texel_level(env->ctx, res, level, x, y, z, out, msg, msglen);
 }
 
 static bool depth_compare(unsigned func, float ref, float t)
@@ -336,15 +362,8 @@ static int texel(struct tex_fetch *f, const struct eg_tex_sampler *s, int64_t x,
     if (wx < 0 || wy < 0 || wz < 0) {
         *out = s->border;
         r = 0;
-    } else if (f->level) {
-        if (!f->env->texel_level) {
-            snprintf(f->msg, f->msglen, "texture resource %u: mip level %u without a texel_level callback", f->res,
-                     f->level);
-            return -1;
-        }
-        r = f->env->texel_level(f->env->ctx, f->res, f->level, wx, wy, wz, out, f->msg, f->msglen);
     } else {
-        r = f->env->texel(f->env->ctx, f->res, wx, wy, wz, 0, out, f->msg, f->msglen);
+        r = read_texel(f->env, f->rd, f->res, f->level, wx, wy, wz, 0, out, f->msg, f->msglen);
     }
     return r || !f->compare ? r : compare_texel(f, out);
 }
@@ -356,10 +375,12 @@ static int texel(struct tex_fetch *f, const struct eg_tex_sampler *s, int64_t x,
  * or the border. */
 static int64_t texel_coord(float v)
 {
-    if (isnan(v))
-        return 0;
-    float f = floorf(v);
-    return f >= 0x1p31f ? INT64_C(1) << 31 : f <= -0x1p31f ? -(INT64_C(1) << 31) : (int64_t)f;
+    if (!(v > -0x1p31f && v < 0x1p31f))     /* NaN, or floorf(v) at or past +-2^31 */
+        return isnan(v) ? 0 : v > 0 ? INT64_C(1) << 31 : -(INT64_C(1) << 31);
+    /* floorf(v) without the library's rounding: the truncation (exact, a
+     * float's integer part is a float) one less for a negative fraction */
+    int64_t i = (int64_t)v;
+    return (float)i > v ? i - 1 : i;
 }
 
 static float coord_value(const union eg_vec4 *g, unsigned sel)
@@ -447,10 +468,12 @@ static void resinfo(const struct eg_tex_resource *tr, int32_t lod, union eg_vec4
  * x gets the fragment index of every sample, 4 bits each (Mesa sfn_instr_tex.cpp lower_txf_ms: the
  * shader then fetches sample (fmask >> 4s) & 15).  Outside the texture or
  * its samples: zeros. */
-static int msaa_ld(const struct eg_shader_env *env, unsigned res, const struct eg_tex_resource *tr,
-                   const union eg_vec4 *src, const uint32_t w[4], const int offs[3], union eg_vec4 *v, char *msg,
-                   size_t msglen)
+static int msaa_ld(const struct eg_tex_prep *p, const union eg_vec4 *src, const int offs[3], union eg_vec4 *v,
+                   char *msg, size_t msglen)
 {
+    const struct eg_tex_resource *tr = &p->tr;
+    const struct eg_shader_env *env = p->env;
+    const struct eg_texel_reader *rd = p->rd.read ? &p->rd : NULL;
     int64_t x = (int64_t)(int32_t)src->u[0] + offs[0];
     int64_t y = (int64_t)(int32_t)src->u[1] + offs[1];
     int64_t z = tr->dim == V_SQ_TEX_DIM__SQ_TEX_DIM_2D_ARRAY_MSAA ? (int64_t)(int32_t)src->u[2] : 0;
@@ -458,30 +481,34 @@ static int msaa_ld(const struct eg_shader_env *env, unsigned res, const struct e
     memset(v, 0, sizeof *v);
     if (x < 0 || y < 0 || z < 0 || x >= tr->width || y >= tr->height || z >= tr->depth)
         return 0;
-    if (G_SQ_TEX_WORD0__INST_MOD(w[0]) == 1) {
+    if (G_SQ_TEX_WORD0__INST_MOD(p->w[0]) == 1) {
+        if (rd)
+            return rd->fmask(rd->ctx, (int)x, (int)y, (int)z, &v->u[0], msg, msglen);
         if (!env->tex_fmask) {
             snprintf(msg, msglen, "FMask fetch without an FMask callback");
             return -1;
         }
-        return env->tex_fmask(env->ctx, res, (int)x, (int)y, (int)z, &v->u[0], msg, msglen);
+        return env->tex_fmask(env->ctx, p->res, (int)x, (int)y, (int)z, &v->u[0], msg, msglen);
     }
     if (sample >= tr->samples)
         return 0;
-    return env->texel(env->ctx, res, (int)x, (int)y, (int)z, sample, v, msg, msglen);
+    return read_texel(env, rd, p->res, 0, (int)x, (int)y, (int)z, sample, v, msg, msglen);
 }
 
 /* LD of a single-sample texture: integer texel coordinates in the source's
  * bits (src: after SRC_SEL), the level from BASE_LEVEL in w; outside the
- * level: zeros (the border of CLAMP_BORDER with a transparent black
- * border). */
-static int plain_ld(struct tex_fetch *f, const union eg_vec4 *src, const int offs[3], union eg_vec4 *v)
+ * level: zeros (what the border of CLAMP_BORDER with a transparent black
+ * border gives). */
+static int plain_ld(const struct eg_tex_prep *p, const union eg_vec4 *src, const int offs[3], union eg_vec4 *v,
+                    char *msg, size_t msglen)
 {
-    const struct eg_tex_resource *tr = f->tr;
+    const struct eg_tex_resource *tr = &p->tr;
     int32_t ix = (int32_t)src->u[0], iy = (int32_t)src->u[1], iz = (int32_t)src->u[2], lod = (int32_t)src->u[3];
     memset(v, 0, sizeof *v);
     if (lod < 0 || (int64_t)tr->base_level + lod > tr->last_level)
         return 0;
-    set_level(f, tr->base_level + (unsigned)lod);
+    unsigned level = tr->base_level + (unsigned)lod, size[3];
+    level_dims(tr, level, size);
     int64_t x = (int64_t)ix + offs[0], y = (int64_t)iy + offs[1], z = 0;
     if (tr->dim == V_SQ_TEX_DIM__SQ_TEX_DIM_1D || tr->dim == V_SQ_TEX_DIM__SQ_TEX_DIM_1D_ARRAY)
         y = 0;
@@ -489,10 +516,9 @@ static int plain_ld(struct tex_fetch *f, const union eg_vec4 *src, const int off
         z = iz;
     else if (tr->dim == V_SQ_TEX_DIM__SQ_TEX_DIM_3D)
         z = (int64_t)iz + offs[2];
-    struct eg_tex_sampler s = f->s;
-    s.clamp_x = s.clamp_y = s.clamp_z = V_SQ_TEX_CLAMP__SQ_TEX_CLAMP_BORDER;
-    memset(&s.border, 0, sizeof s.border);
-    return texel(f, &s, x, y, z, v);
+    if (x < 0 || y < 0 || z < 0 || x >= size[0] || y >= size[1] || z >= size[2])
+        return 0;
+    return read_texel(p->env, p->rd.read ? &p->rd : NULL, p->res, level, (int)x, (int)y, (int)z, 0, v, msg, msglen);
 }
 
 /* Seamless cube-map filtering (DISABLE_CUBE_WRAP clear; OpenGL 4.6
@@ -908,6 +934,8 @@ int eg_tex_prepare(const struct eg_shader_env *env, unsigned res_base, unsigned 
     p->msaa = tr->dim == V_SQ_TEX_DIM__SQ_TEX_DIM_2D_MSAA || tr->dim == V_SQ_TEX_DIM__SQ_TEX_DIM_2D_ARRAY_MSAA;
     if (info || nsamples)
         return 0;
+    if (env->texel_reader && env->texel_reader(env->ctx, res, &p->rd, msg, msglen))
+        return -1;
     if (p->msaa && !ld) {
         snprintf(msg, msglen, "texture resource %u: an MSAA texture is read with LD only (TEX_INST %u)", res, inst);
         return -1;
@@ -929,6 +957,7 @@ int eg_tex_prepare(const struct eg_shader_env *env, unsigned res_base, unsigned 
      * branch: point_lane, its steps for these dimensions only */
     p->point = !ld && p->lod_free && !cmp && !gather && p->s.min_filter == V_SQ_TEX_XY_FILTER__SQ_TEX_XY_FILTER_POINT &&
                (tr->dim == V_SQ_TEX_DIM__SQ_TEX_DIM_2D || tr->dim == V_SQ_TEX_DIM__SQ_TEX_DIM_2D_ARRAY);
+    level_dims(tr, tr->base_level, p->base_size);
     p->ps = p->s;
     p->ps.clamp_x = point_mode(p->s.clamp_x);
     p->ps.clamp_y = point_mode(p->s.clamp_y);
@@ -943,7 +972,9 @@ static int point_lane(const struct eg_tex_prep *p, const float c[4], union eg_ve
     const struct eg_tex_resource *tr = &p->tr;
     struct tex_fetch f;     /* what texel() reads of it without a comparison (not the sampler: p->ps) */
     f.env = p->env, f.res = p->res, f.tr = tr, f.compare = false, f.msg = msg, f.msglen = msglen;
-    set_level(&f, tr->base_level);
+    f.rd = p->rd.read ? &p->rd : NULL;
+    f.level = tr->base_level;
+    memcpy(f.size, p->base_size, sizeof f.size);
     float u[2];
     for (int k = 0; k < 2; k++) {
         u[k] = (p->norm[k] ? c[k] * (float)f.size[k] : c[k]) + p->offs[k];
@@ -963,6 +994,7 @@ static int sample_lane(const struct eg_tex_prep *p, const struct eg_tex_quad *q,
 {
     const struct eg_tex_resource *tr = &p->tr;
     struct tex_fetch f = { .env = p->env, .res = p->res, .tr = tr, .s = p->s, .msg = msg, .msglen = msglen };
+    f.rd = p->rd.read ? &p->rd : NULL;
     f.compare = p->cmp;
     f.ref = p->explicit_lod || p->bias ? c[2] : c[3];
     if (tr->fixed_depth)    /* NaN stays NaN: every comparison but NOTEQUAL / ALWAYS fails */
@@ -1046,9 +1078,8 @@ int eg_tex_lane(const struct eg_tex_prep *p, union eg_vec4 *gpr, const struct eg
     if (p->point) {
         r = point_lane(p, isrc.f, &v, msg, msglen);
     } else if (p->ld) {
-        struct tex_fetch f = { .env = p->env, .res = p->res, .tr = tr, .msg = msg, .msglen = msglen };
         const int iofs[3] = { p->hofs[0] >> 1, p->hofs[1] >> 1, p->hofs[2] >> 1 };
-        r = p->msaa ? msaa_ld(p->env, p->res, tr, &isrc, p->w, iofs, &v, msg, msglen) : plain_ld(&f, &isrc, iofs, &v);
+        r = p->msaa ? msaa_ld(p, &isrc, iofs, &v, msg, msglen) : plain_ld(p, &isrc, iofs, &v, msg, msglen);
     } else {
         r = sample_lane(p, q, isrc.f, &v, dst, msg, msglen);
     }

@@ -140,9 +140,11 @@ struct eg_tex_prep {
     uint8_t swz[4];                 /* the resource's then the instruction's swizzle of a sample */
     float offs[3];                  /* the offsets in texels */
     bool point;                     /* a point sample of the base level of a 2D texture or array */
+    unsigned base_size[3];          /* the base level's texels per dimension (level_dims) */
     struct eg_tex_resource tr;
     struct eg_tex_sampler s;
     struct eg_tex_sampler ps;       /* s with the address modes a point sample uses (point_mode) */
+    struct eg_texel_reader rd;      /* the resource's texels (env->texel_reader); read NULL: env's callbacks */
 };
 int eg_tex_prepare(const struct eg_shader_env *env, unsigned res_base, unsigned sampler_base, const uint32_t w[4],
                    struct eg_tex_prep *p, char *msg, size_t msglen);

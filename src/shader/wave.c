@@ -636,8 +636,14 @@ static int run_fetch_clause(void *ctx, struct eg_cf *c, bool tex, size_t addr, u
             dg = G_SQ_TEX_WORD1__DST_GPR(ww[1]);
             ww[0] = (ww[0] & ~SQ_TEX_WORD0__SRC_GPR__MASK) | S_SQ_TEX_WORD0__SRC_GPR(0);
             ww[1] = (ww[1] & ~SQ_TEX_WORD1__DST_GPR__MASK) | S_SQ_TEX_WORD1__DST_GPR(1);
-            for (unsigned l = 0; l < w->n; l++)
-                get_reg(w, sg, l, &src[l]);
+            /* prepared when a lane runs it (with none, nothing is read) */
+            char msg[160];
+            if (A && eg_tex_prepare(w->env, res_base, sampler_base, ww, &w->tex_prep, msg, sizeof msg))
+                return BAIL;
+            /* the quad's sources: LD and the queries read only the lane's own */
+            if (A && !w->tex_prep.ld && !w->tex_prep.info && !w->tex_prep.nsamples)
+                for (unsigned l = 0; l < w->n; l++)
+                    get_reg(w, sg, l, &src[l]);
         } else {
             if (G_SQ_VTX_WORD0__VTX_INST(ww[0]) == V_SQ_VTX_INST__MEM) {
                 if (scratch_read(w, ww, A))
@@ -655,7 +661,6 @@ static int run_fetch_clause(void *ctx, struct eg_cf *c, bool tex, size_t addr, u
             w->hw = dg + 1;
         if (tex)
             memset(w->lod_memo, 0, sizeof w->lod_memo);
-        bool prepared = false;      /* w->tex_prep holds this instruction (after its first lane) */
         EACH_LANE(l, A) {
             union eg_vec4 r[2];
             char msg[160];
@@ -663,9 +668,6 @@ static int run_fetch_clause(void *ctx, struct eg_cf *c, bool tex, size_t addr, u
             get_reg(w, dg, l, &r[1]);
             int rc;
             if (tex) {
-                if (!prepared && eg_tex_prepare(w->env, res_base, sampler_base, ww, &w->tex_prep, msg, sizeof msg))
-                    return BAIL;
-                prepared = true;
                 /* a vertex wave's lanes are invocations on their own, as
                  * interp.c runs another stage's lanes (no level-of-detail memo) */
                 unsigned q = l - l % w->group;
