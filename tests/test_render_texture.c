@@ -684,6 +684,10 @@ static int cb_fmask(void *c, unsigned r, int x, int y, int z, uint32_t *o, char 
 {
     return tex_unit_fmask(((struct unit_env *)c)->unit, r, x, y, z, o, m, n);
 }
+static int cb_reader(void *c, unsigned r, struct eg_texel_reader *o, char *m, size_t n)
+{
+    return tex_unit_reader(((struct unit_env *)c)->unit, r, o, m, n);
+}
 
 static void unit_env_init(struct unit_env *e)
 {
@@ -760,17 +764,33 @@ static size_t tex_ps(uint32_t *w, unsigned inst, unsigned inst_mod, bool normali
     return tex_ps_coords(w, inst, inst_mod, normalized, normalized);
 }
 
+/* The shader run twice: with the unit's per-texel callbacks and with its
+ * texel reader (tex_unit_reader, as the renderer runs it): both give the
+ * same bits, or the same fault. */
 static int run_ps(struct unit_env *e, const uint32_t *w, size_t n, union eg_vec4 r0, union eg_vec4 *out,
                   struct eg_shader_err *err)
 {
     struct eg_shader_env env = { .ctx = e, .mem = &mem, .tex_resource = cb_res, .tex_sampler = cb_samp,
                                  .texel = cb_texel, .texel_level = cb_texel_level, .tex_fmask = cb_fmask };
-    struct eg_ps_input in = { &r0, 1, NULL, 0 };
     struct eg_program ps = { "PS", w, n };
-    struct eg_ps_output o;
-    int r = eg_run_ps(&ps, &env, &in, &o, err);
-    *out = o.color[0];
-    return r;
+    int r[2];
+    struct eg_ps_output o[2];
+    struct eg_shader_err e2;
+    for (int k = 0; k < 2; k++) {
+        union eg_vec4 g = r0;
+        struct eg_ps_input in = { &g, 1, NULL, 0 };
+        env.texel_reader = k ? cb_reader : NULL;
+        memset(&o[k], 0, sizeof o[k]);
+        r[k] = eg_run_ps(&ps, &env, &in, &o[k], k ? err : &e2);
+    }
+    if (r[0] != r[1] || (r[0] && strcmp(e2.msg, err->msg)) ||
+        (!r[0] && memcmp(&o[0].color[0], &o[1].color[0], sizeof o[0].color[0])))
+        fail_msg("through the texel reader: %d (%s), %08x %08x %08x %08x; per texel: %d (%s), %08x %08x %08x %08x",
+                 r[1], r[1] ? err->msg : "", o[1].color[0].u[0], o[1].color[0].u[1], o[1].color[0].u[2],
+                 o[1].color[0].u[3], r[0], r[0] ? e2.msg : "", o[0].color[0].u[0], o[0].color[0].u[1],
+                 o[0].color[0].u[2], o[0].color[0].u[3]);
+    *out = o[1].color[0];
+    return r[1];
 }
 
 static union eg_vec4 sample_at(struct unit_env *e, const uint32_t *w, size_t n, float u)
@@ -797,7 +817,10 @@ static void expect_rgba(union eg_vec4 got, float r, float g, float b, float a, c
  * draw reads every texel in a random order (a tile's runs are made by the
  * first read of it), the next draw of the same layout reuses them, also
  * when the texture moves (the runs are offsets from its base), and another
- * layout in the slot gets its own.  The image is placed by cedar_tile. */
+ * layout in the slot gets its own.  Each texel is read both through
+ * tex_unit_texel and through the slot's texel reader (tex_unit_reader: the
+ * view and runs found once per draw), which faults as the unit does past
+ * the view.  The image is placed by cedar_tile. */
 static void unit_texels_through_kept_runs(void **state)
 {
     (void)state;
@@ -847,6 +870,10 @@ static void unit_texels_through_kept_runs(void **state)
                     }
                     set_resource(&e, 5, &d);
                     tex_unit_begin(e.unit, e.regs, &mem, &t);
+                    struct eg_texel_reader rd;
+                    char rmsg[200];
+                    if (tex_unit_reader(e.unit, 5, &rd, rmsg, sizeof rmsg))
+                        fail_msg("%s", rmsg);
                     size_t count = (size_t)w * h * n;
                     uint32_t *order = malloc(count * sizeof *order);
                     assert_non_null(order);
@@ -860,23 +887,41 @@ static void unit_texels_through_kept_runs(void **state)
                     }
                     for (size_t i = 0; i < count; i++) {
                         unsigned x = order[i] % w, y = order[i] / w % h, l = order[i] / w / h;
-                        union eg_vec4 out;
-                        char msg[200];
-                        if (tex_unit_texel(e.unit, 5, (int)x, (int)y, (int)l, 0, &out, msg, sizeof msg))
-                            fail_msg("%s", msg);
-                        const uint8_t *want = img + (((size_t)(first + l) * h + y) * w + x) * bpe;
-                        uint8_t got[16];
-                        for (unsigned k = 0; k < 4; k++)
-                            memcpy(got + 4 * k, &out.u[k], 4);
-                        /* an integer format of bpe bytes: the bits as stored, from X on */
-                        bool same = bpe >= 4 ? memcmp(got, want, bpe) == 0
-                                  : out.u[0] == (bpe == 1 ? want[0] : (uint32_t)(want[0] | want[1] << 8));
-                        if (!same)
-                            fail_msg("%s %ux%ux%u, %u bytes, draw %u: texel (%u, %u, %u) differs",
-                                     cedar_array_mode_name(s.mode), w, h, layers, bpe, draw, x, y, l);
-                        checked++;
+                        /* through tex_unit_texel and (odd / even draws first) the slot's reader */
+                        for (unsigned how = 0; how < 2; how++) {
+                            union eg_vec4 out;
+                            char msg[200];
+                            bool via_reader = (how + draw) & 1;
+                            if (via_reader ? rd.read(rd.ctx, 0, (int)x, (int)y, (int)l, 0, &out, msg, sizeof msg)
+                                           : tex_unit_texel(e.unit, 5, (int)x, (int)y, (int)l, 0, &out, msg, sizeof msg))
+                                fail_msg("%s", msg);
+                            const uint8_t *want = img + (((size_t)(first + l) * h + y) * w + x) * bpe;
+                            uint8_t got[16];
+                            for (unsigned k = 0; k < 4; k++)
+                                memcpy(got + 4 * k, &out.u[k], 4);
+                            /* an integer format of bpe bytes: the bits as stored, from X on */
+                            bool same = bpe >= 4 ? memcmp(got, want, bpe) == 0
+                                      : out.u[0] == (bpe == 1 ? want[0] : (uint32_t)(want[0] | want[1] << 8));
+                            if (!same)
+                                fail_msg("%s %ux%ux%u, %u bytes, draw %u%s: texel (%u, %u, %u) differs",
+                                         cedar_array_mode_name(s.mode), w, h, layers, bpe, draw,
+                                         via_reader ? ", texel reader" : "", x, y, l);
+                            checked++;
+                        }
                     }
                     free(order);
+                    /* past the view: the reader faults as the unit does */
+                    const int past[][4] = { { (int)w, 0, 0, 0 }, { 0, (int)h, 0, 0 }, { 0, 0, (int)n, 0 },
+                                            { -1, 0, 0, 0 }, { 0, 0, 0, 1 } };   /* x, y, layer, sample */
+                    for (unsigned k = 0; k < sizeof past / sizeof past[0]; k++) {
+                        union eg_vec4 out;
+                        char m1[200], m2[200];
+                        assert_int_equal(tex_unit_texel(e.unit, 5, past[k][0], past[k][1], past[k][2],
+                                                        (unsigned)past[k][3], &out, m1, sizeof m1), -1);
+                        assert_int_equal(rd.read(rd.ctx, 0, past[k][0], past[k][1], past[k][2], (unsigned)past[k][3],
+                                                 &out, m2, sizeof m2), -1);
+                        assert_string_equal(m1, m2);
+                    }
                     d.dim = layers > 1 ? V_SQ_TEX_DIM__SQ_TEX_DIM_2D_ARRAY : V_SQ_TEX_DIM__SQ_TEX_DIM_2D;
                     d.base_array = 0;
                     d.last_array = layers - 1;
@@ -884,7 +929,7 @@ static void unit_texels_through_kept_runs(void **state)
                 free(img);
                 free(lin);
             }
-    assert_true(checked > 1000000);
+    assert_true(checked > 2000000);
     unit_env_free(&e);
 }
 

@@ -14,7 +14,9 @@
  * texelFetch: zeros outside), each texel a known function of its
  * coordinates, then the resource swizzle and the instruction's DST_SEL
  * (0, 1, masked components keeping the register's value), worked out here
- * from those rules alone. */
+ * from those rules alone.  The same lanes again with the texels read
+ * through a texel reader (env->texel_reader, found once per instruction):
+ * the same results, no texel through the per-texel callback. */
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -83,9 +85,10 @@ static union eg_vec4 texel_value(unsigned r, int x, int y, int z)
     return (union eg_vec4){ .f = { (float)x, (float)y, (float)z, (float)(1000 * (int)r + x + 16 * y + 256 * z) } };
 }
 
-static int texel(void *c, unsigned r, int x, int y, int z, unsigned s, union eg_vec4 *o, char *m, size_t n)
+static unsigned texel_calls, reader_calls, reader_reads;
+
+static int texel_of(unsigned r, int x, int y, int z, union eg_vec4 *o, char *m, size_t n)
 {
-    (void)c, (void)s;
     if (r > 1 || x < 0 || y < 0 || z < 0 || (unsigned)x >= res_w[r] || (unsigned)y >= res_h[r] ||
         (unsigned)z >= res_d[r]) {
         snprintf(m, n, "texel (%d, %d, %d) of resource %u outside it", x, y, z, r);
@@ -95,7 +98,46 @@ static int texel(void *c, unsigned r, int x, int y, int z, unsigned s, union eg_
     return 0;
 }
 
+static int texel(void *c, unsigned r, int x, int y, int z, unsigned s, union eg_vec4 *o, char *m, size_t n)
+{
+    (void)c, (void)s;
+    texel_calls++;
+    return texel_of(r, x, y, z, o, m, n);
+}
+
 static const struct eg_shader_env env = { .tex_resource = res, .tex_sampler = samp, .texel = texel };
+
+/* The same textures through a texel reader per instruction (ctx: the
+ * resource's number): the lanes' texels must come through it, none
+ * through the texel callback. */
+static const unsigned res_id[2] = { 0, 1 };
+
+static int reader_read(const void *c, unsigned level, int x, int y, int z, unsigned s, union eg_vec4 *o, char *m,
+                       size_t n)
+{
+    (void)s;
+    reader_reads++;
+    if (level) {
+        snprintf(m, n, "level %u of a texture without levels", level);
+        return -1;
+    }
+    return texel_of(*(const unsigned *)c, x, y, z, o, m, n);
+}
+
+static int reader(void *c, unsigned r, struct eg_texel_reader *o, char *m, size_t n)
+{
+    (void)c;
+    if (r > 1) {
+        snprintf(m, n, "no resource %u", r);
+        return -1;
+    }
+    reader_calls++;
+    *o = (struct eg_texel_reader){ .ctx = &res_id[r], .read = reader_read };
+    return 0;
+}
+
+static const struct eg_shader_env env_reader = { .tex_resource = res, .tex_sampler = samp, .texel = texel,
+                                                 .texel_reader = reader };
 
 /* ---- OpenGL's nearest filtering */
 
@@ -257,15 +299,16 @@ static void check_lanes(const char *how, const union eg_vec4 gpr[NL][NGPR], cons
     }
 }
 
-static void point_samples_over_lanes(void **state)
+/* The lanes with the texel callback (env) or a texel reader (env_reader). */
+static void lanes_through(const struct eg_shader_env *e)
 {
-    (void)state;
     uint32_t w[512];
     size_t ndw;
     program(w, 512, &ndw);
     struct eg_program p = { "PS", w, ndw };
-    struct eg_wave *wv = eg_wave_new(&p, &env);
+    struct eg_wave *wv = eg_wave_new(&p, e);
     assert_non_null(wv);
+    bool rd = e->texel_reader != NULL;
     for (int round = 0; round < 8; round++) {
         union eg_vec4 gpr[NL][NGPR];
         lane_inputs(gpr);
@@ -275,28 +318,49 @@ static void point_samples_over_lanes(void **state)
         struct eg_ps_output out[NL];
         for (unsigned group = 1; group <= 4; group += 3) {
             memset(out, 0, sizeof out);
-            resource_calls = 0;
+            resource_calls = texel_calls = reader_calls = reader_reads = 0;
             assert_int_equal(eg_wave_run(wv, in, NL, group, 0, out), 0);
             check_lanes(group == 1 ? "wave of lone pixels" : "wave of quads", gpr, out, 0, NL);
             /* each instruction's resource read once for the wave, not per lane */
             assert_int_equal(resource_calls, 4);
+            /* with a reader: found once per instruction, every texel through it */
+            assert_int_equal(reader_calls, rd ? 4 : 0);
+            if (rd)
+                assert_int_equal(texel_calls, 0);
+            assert_true((rd ? reader_reads : texel_calls) >= 2 * NL);   /* I1 and I3 never read the border */
         }
         /* the interpreter, quad by quad */
         for (unsigned q = 0; q < NL; q += 4) {
             struct eg_shader_err err;
             memset(out, 0, sizeof out);
-            if (eg_run_ps_lanes(&p, &env, &in[q], 4, 0, out, &err))
+            texel_calls = 0;
+            if (eg_run_ps_lanes(&p, e, &in[q], 4, 0, out, &err))
                 fail_msg("interpreter: %s", err.msg);
             check_lanes("interpreter", gpr, out, q, 4);
+            if (rd)
+                assert_int_equal(texel_calls, 0);
         }
     }
     eg_wave_free(wv);
+}
+
+static void point_samples_over_lanes(void **state)
+{
+    (void)state;
+    lanes_through(&env);
+}
+
+static void point_samples_through_a_texel_reader(void **state)
+{
+    (void)state;
+    lanes_through(&env_reader);
 }
 
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(point_samples_over_lanes),
+        cmocka_unit_test(point_samples_through_a_texel_reader),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
