@@ -81,6 +81,7 @@
 struct tex_runs {
     struct cedar_tile_map map;  /* the layout */
     unsigned slices, nrun, tiles_x, tiles_y;
+    unsigned run_shift;         /* log2 of map.run_bytes */
     size_t bytes;
     _Atomic uint64_t *run;      /* [slice][ty][tx][nrun]: address + 1, 0 until filled */
 };
@@ -433,16 +434,21 @@ static void view_luts(struct tex_view *v)
 }
 
 /* The texel at mem + off, decoded and swizzled. */
-static inline void texel_at(const struct tex_view *v, const uint8_t *p, union eg_vec4 *out)
+/* texel_at of a lut_bytes view: component c's number straight into the
+ * result components that take it (not through d and from below: the same
+ * bits, without the stores and loads of the whole vector). */
+static inline void texel_bytes(const struct tex_view *v, const uint8_t *p, union eg_vec4 *out)
+{
+    for (unsigned c = 0; c < 4; c++) {
+        unsigned k = v->sel_from[c];
+        out->u[c] = k < 4 ? v->lut_bits[k][p[k]] : k == 4 ? 0 : 0x3F800000u;    /* 0, 1.0f (not INT) */
+    }
+}
+
+static void texel_at(const struct tex_view *v, const uint8_t *p, union eg_vec4 *out)
 {
     if (v->lut_bytes) {
-        /* component c's number straight into the result components that
-         * take it (not through d and from below: the same bits, without
-         * the stores and loads of the whole vector) */
-        for (unsigned c = 0; c < 4; c++) {
-            unsigned k = v->sel_from[c];
-            out->u[c] = k < 4 ? v->lut_bits[k][p[k]] : k == 4 ? 0 : 0x3F800000u;    /* 0, 1.0f (not INT) */
-        }
+        texel_bytes(v, p, out);
         return;
     }
     union eg_vec4 d;
@@ -620,6 +626,7 @@ static void slot_runs(struct tex_unit *u, unsigned slot, const struct tex_view *
     t->nrun = nrun;
     t->tiles_x = m->width / 8;
     t->tiles_y = m->height / 8;
+    t->run_shift = (unsigned)__builtin_ctz(m->run_bytes);
     u->runs[slot] = t;
 }
 
@@ -638,7 +645,7 @@ static inline uint64_t runs_addr(const struct tex_runs *t, unsigned x, unsigned 
         atomic_store_explicit(&r[0], run[0] + 1, memory_order_release);
     }
     uint32_t e = cedar_tile_element_offset(m, x, y, sample);
-    unsigned k = t->nrun > 1 ? e / m->run_bytes : 0;
+    unsigned k = t->nrun > 1 ? e >> t->run_shift : 0;  /* e / run_bytes, a power of two */
     return atomic_load_explicit(&r[k], memory_order_relaxed) - 1 + (e & (m->run_bytes - 1));
 }
 
@@ -838,7 +845,11 @@ static int reader_read_runs(const void *ctx, unsigned level, int x, int y, int z
     if (level || x < 0 || y < 0 || z < 0 || (unsigned)x >= v->res.width || (unsigned)y >= v->res.height ||
         (unsigned)z >= v->res.depth || sample >= v->res.samples)
         return reader_read(ctx, level, x, y, z, sample, out, msg, msglen);
-    texel_at(v, v->mem + runs_addr(r->t, (unsigned)x, (unsigned)y, sample, v->first_slice + (unsigned)z), out);
+    const uint8_t *p = v->mem + runs_addr(r->t, (unsigned)x, (unsigned)y, sample, v->first_slice + (unsigned)z);
+    if (v->lut_bytes)
+        texel_bytes(v, p, out);
+    else
+        texel_at(v, p, out);
     return 0;
 }
 

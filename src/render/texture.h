@@ -5,7 +5,8 @@
  * converted to what a TEX instruction returns.  The shader interpreter
  * (src/shader/fetch.c) does the addressing modes and the filtering; it
  * reaches this unit through its tex_resource / tex_sampler / texel
- * callbacks (shade.c).
+ * callbacks and, once per TEX instruction, a texel reader (tex_unit_reader)
+ * for its lanes' texels (shade.c).
  *
  * What is modelled: the mip levels (BASE_LEVEL .. LAST_LEVEL, laid out as
  * libdrm does: cedar_miptree_layout) of 1D, 2D, 3D, 1D-array, 2D-array

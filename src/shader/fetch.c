@@ -926,6 +926,8 @@ int eg_tex_prepare(const struct eg_shader_env *env, unsigned res_base, unsigned 
     p->ssel[1] = G_SQ_TEX_WORD2__SRC_SEL_Y(w[2]);
     p->ssel[2] = G_SQ_TEX_WORD2__SRC_SEL_Z(w[2]);
     p->ssel[3] = G_SQ_TEX_WORD2__SRC_SEL_W(w[2]);
+    p->ssel_xyzw = p->ssel[0] == V_SQ_INST_SEL__X && p->ssel[1] == V_SQ_INST_SEL__Y && p->ssel[2] == V_SQ_INST_SEL__Z &&
+                   p->ssel[3] == V_SQ_INST_SEL__W;
     p->ld = ld, p->info = info, p->nsamples = nsamples, p->cmp = cmp, p->gather = gather;
     p->explicit_lod = explicit_lod, p->bias = bias, p->lz = lz, p->grad = grad, p->get_lod = get_lod;
     p->hofs[0] = G_SQ_TEX_WORD2__OFFSET_X(w[2]);
@@ -950,6 +952,7 @@ int eg_tex_prepare(const struct eg_shader_env *env, unsigned res_base, unsigned 
                     p->s.mip_filter != V_SQ_TEX_Z_FILTER__SQ_TEX_Z_FILTER_LINEAR) ||
                    tr->last_level == tr->base_level);
     sample_swizzle(tr->dst_sel, p->sel, p->swz);
+    p->swz_xyzw = p->swz[0] == 0 && p->swz[1] == 1 && p->swz[2] == 2 && p->swz[3] == 3;
     for (int k = 0; k < 3; k++)
         p->offs[k] = (float)p->hofs[k] * 0.5f;
     /* a point sample of a 2D texture (or array) whose level of detail
@@ -970,20 +973,26 @@ int eg_tex_prepare(const struct eg_shader_env *env, unsigned res_base, unsigned 
 static int point_lane(const struct eg_tex_prep *p, const float c[4], union eg_vec4 *v, char *msg, size_t msglen)
 {
     const struct eg_tex_resource *tr = &p->tr;
+    const unsigned *size = p->base_size;
+    float u[2];
+    for (int k = 0; k < 2; k++) {
+        u[k] = (p->norm[k] ? c[k] * (float)size[k] : c[k]) + p->offs[k];
+        unsigned mode = k ? p->s.clamp_y : p->s.clamp_x;
+        if (half_border(mode))
+            u[k] = half_border_coord(u[k], size[k], mode);
+    }
+    int64_t x = texel_coord(u[0]), y = texel_coord(u[1]);
+    int64_t z = tr->dim == V_SQ_TEX_DIM__SQ_TEX_DIM_2D_ARRAY ? array_layer(c[2], tr->depth) : 0;
+    /* inside the level, every address mode reads the texel itself
+     * (wrap): straight to the reader */
+    if (p->rd.read && x >= 0 && y >= 0 && z >= 0 && x < size[0] && y < size[1] && z < size[2])
+        return p->rd.read(p->rd.ctx, tr->base_level, (int)x, (int)y, (int)z, 0, v, msg, msglen);
     struct tex_fetch f;     /* what texel() reads of it without a comparison (not the sampler: p->ps) */
     f.env = p->env, f.res = p->res, f.tr = tr, f.compare = false, f.msg = msg, f.msglen = msglen;
     f.rd = p->rd.read ? &p->rd : NULL;
     f.level = tr->base_level;
-    memcpy(f.size, p->base_size, sizeof f.size);
-    float u[2];
-    for (int k = 0; k < 2; k++) {
-        u[k] = (p->norm[k] ? c[k] * (float)f.size[k] : c[k]) + p->offs[k];
-        unsigned mode = k ? p->s.clamp_y : p->s.clamp_x;
-        if (half_border(mode))
-            u[k] = half_border_coord(u[k], f.size[k], mode);
-    }
-    int64_t z = tr->dim == V_SQ_TEX_DIM__SQ_TEX_DIM_2D_ARRAY ? array_layer(c[2], tr->depth) : 0;
-    return texel(&f, &p->ps, texel_coord(u[0]), texel_coord(u[1]), z, v);
+    memcpy(f.size, size, sizeof f.size);
+    return texel(&f, &p->ps, x, y, z, v);
 }
 
 /* A sample (not LD) of a prepared instruction for one lane, coordinates
@@ -1060,12 +1069,15 @@ int eg_tex_lane(const struct eg_tex_prep *p, union eg_vec4 *gpr, const struct eg
      * or the constants 0 and 1 (1.0's bits, as for the float coordinates);
      * the float operands are the same selection (coord_value) */
     union eg_vec4 isrc;
-    for (int k = 0; k < 4; k++) {
-        if (p->ssel[k] <= V_SQ_INST_SEL__W)
-            isrc.u[k] = src->u[p->ssel[k]];
-        else
-            isrc.f[k] = p->ssel[k] == V_SQ_INST_SEL__ONE ? 1.0f : 0.0f;
-    }
+    if (p->ssel_xyzw)
+        isrc = *src;
+    else
+        for (int k = 0; k < 4; k++) {
+            if (p->ssel[k] <= V_SQ_INST_SEL__W)
+                isrc.u[k] = src->u[p->ssel[k]];
+            else
+                isrc.f[k] = p->ssel[k] == V_SQ_INST_SEL__ONE ? 1.0f : 0.0f;
+        }
     if (p->info || p->nsamples) {
         if (p->info)
             resinfo(tr, (int32_t)isrc.u[0], &v);
@@ -1086,6 +1098,10 @@ int eg_tex_lane(const struct eg_tex_prep *p, union eg_vec4 *gpr, const struct eg
     if (r)
         return r < 0 ? -1 : 0;
     /* the resource's swizzle, then the instruction's (sample_swizzle) */
+    if (p->swz_xyzw) {
+        *dst = v;
+        return 0;
+    }
     for (int c = 0; c < 4; c++) {
         unsigned k = p->swz[c];
         if (k < TEX_SWZ_0)

@@ -133,11 +133,13 @@ struct eg_tex_prep {
     uint32_t w[4];
     unsigned inst, res, src_gpr, dst_gpr;
     unsigned sel[4], ssel[4];       /* DST_SEL, SRC_SEL */
+    bool ssel_xyzw;                 /* SRC_SEL X, Y, Z, W: the operands are the register */
     bool gradients;                 /* GET / SET_GRADIENTS: nothing else below is set */
     bool ld, info, nsamples, cmp, gather, explicit_lod, bias, lz, grad, get_lod, msaa, lod_free;
     bool norm[3];
     int hofs[3];                    /* OFFSET_X..Z, half texels */
     uint8_t swz[4];                 /* the resource's then the instruction's swizzle of a sample */
+    bool swz_xyzw;                  /* swz 0, 1, 2, 3: the sample as it is */
     float offs[3];                  /* the offsets in texels */
     bool point;                     /* a point sample of the base level of a 2D texture or array */
     unsigned base_size[3];          /* the base level's texels per dimension (level_dims) */

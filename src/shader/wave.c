@@ -640,8 +640,9 @@ static int run_fetch_clause(void *ctx, struct eg_cf *c, bool tex, size_t addr, u
             char msg[160];
             if (A && eg_tex_prepare(w->env, res_base, sampler_base, ww, &w->tex_prep, msg, sizeof msg))
                 return BAIL;
-            /* the quad's sources: LD and the queries read only the lane's own */
-            if (A && !w->tex_prep.ld && !w->tex_prep.info && !w->tex_prep.nsamples)
+            /* the quad's sources: LD, the queries and a point sample
+             * (no level of detail) read only the lane's own */
+            if (A && !w->tex_prep.ld && !w->tex_prep.info && !w->tex_prep.nsamples && !w->tex_prep.point)
                 for (unsigned l = 0; l < w->n; l++)
                     get_reg(w, sg, l, &src[l]);
         } else {
