@@ -33,13 +33,13 @@ static inline float alu_nan2(float a)
 static inline float alu_add(float a, float b)
 {
     float r = a + b;
-    return isnan(a) & isnan(b) ? alu_nan2(a) : r;
+    return (isnan(a) & isnan(b)) ? alu_nan2(a) : r;
 }
 
 static inline float alu_mul(float a, float b)
 {
     float r = a * b;
-    return isnan(a) & isnan(b) ? alu_nan2(a) : r;
+    return (isnan(a) & isnan(b)) ? alu_nan2(a) : r;
 }
 
 /* Fused multiply-add, NaN stated the same way: the first NaN source. */
@@ -54,7 +54,7 @@ static inline float alu_fma(float a, float b, float c)
 static inline float alu_mul_legacy(float a, float b)
 {
     float p = alu_mul(a, b);
-    return (a == 0.0f) | (b == 0.0f) ? 0.0f : p;
+    return ((a == 0.0f) | (b == 0.0f)) ? 0.0f : p;
 }
 
 static inline uint32_t alu_fbool(bool c)
