@@ -433,7 +433,6 @@ static void view_luts(struct tex_view *v)
         v->lut_bytes = f->lo[c] == 8 * c && f->bits[c] == 8;
 }
 
-/* The texel at mem + off, decoded and swizzled. */
 /* texel_at of a lut_bytes view: component c's number straight into the
  * result components that take it (not through d and from below: the same
  * bits, without the stores and loads of the whole vector). */
@@ -445,6 +444,7 @@ static inline void texel_bytes(const struct tex_view *v, const uint8_t *p, union
     }
 }
 
+/* The texel at p, decoded and swizzled. */
 static void texel_at(const struct tex_view *v, const uint8_t *p, union eg_vec4 *out)
 {
     if (v->lut_bytes) {
