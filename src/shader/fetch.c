@@ -309,6 +309,12 @@ static int read_texel(const struct eg_shader_env *env, const struct eg_texel_rea
     return env->texel_level(env->ctx, res, level, x, y, z, out, msg, msglen);
 }
 
+/* The prepared instruction's texel reader, or NULL (env's callbacks). */
+static inline const struct eg_texel_reader *prep_reader(const struct eg_tex_prep *p)
+{
+    return p->rd.read ? &p->rd : NULL;
+}
+
 static bool depth_compare(unsigned func, float ref, float t)
 {
     switch (func) {
@@ -473,7 +479,7 @@ static int msaa_ld(const struct eg_tex_prep *p, const union eg_vec4 *src, const 
 {
     const struct eg_tex_resource *tr = &p->tr;
     const struct eg_shader_env *env = p->env;
-    const struct eg_texel_reader *rd = p->rd.read ? &p->rd : NULL;
+    const struct eg_texel_reader *rd = prep_reader(p);
     int64_t x = (int64_t)(int32_t)src->u[0] + offs[0];
     int64_t y = (int64_t)(int32_t)src->u[1] + offs[1];
     int64_t z = tr->dim == V_SQ_TEX_DIM__SQ_TEX_DIM_2D_ARRAY_MSAA ? (int64_t)(int32_t)src->u[2] : 0;
@@ -518,7 +524,7 @@ static int plain_ld(const struct eg_tex_prep *p, const union eg_vec4 *src, const
         z = (int64_t)iz + offs[2];
     if (x < 0 || y < 0 || z < 0 || x >= size[0] || y >= size[1] || z >= size[2])
         return 0;
-    return read_texel(p->env, p->rd.read ? &p->rd : NULL, p->res, level, (int)x, (int)y, (int)z, 0, v, msg, msglen);
+    return read_texel(p->env, prep_reader(p), p->res, level, (int)x, (int)y, (int)z, 0, v, msg, msglen);
 }
 
 /* Seamless cube-map filtering (DISABLE_CUBE_WRAP clear; OpenGL 4.6
@@ -989,7 +995,7 @@ static int point_lane(const struct eg_tex_prep *p, const float c[4], union eg_ve
         return p->rd.read(p->rd.ctx, tr->base_level, (int)x, (int)y, (int)z, 0, v, msg, msglen);
     struct tex_fetch f;     /* what texel() reads of it without a comparison (not the sampler: p->ps) */
     f.env = p->env, f.res = p->res, f.tr = tr, f.compare = false, f.msg = msg, f.msglen = msglen;
-    f.rd = p->rd.read ? &p->rd : NULL;
+    f.rd = prep_reader(p);
     f.level = tr->base_level;
     memcpy(f.size, size, sizeof f.size);
     return texel(&f, &p->ps, x, y, z, v);
@@ -1003,7 +1009,7 @@ static int sample_lane(const struct eg_tex_prep *p, const struct eg_tex_quad *q,
 {
     const struct eg_tex_resource *tr = &p->tr;
     struct tex_fetch f = { .env = p->env, .res = p->res, .tr = tr, .s = p->s, .msg = msg, .msglen = msglen };
-    f.rd = p->rd.read ? &p->rd : NULL;
+    f.rd = prep_reader(p);
     f.compare = p->cmp;
     f.ref = p->explicit_lod || p->bias ? c[2] : c[3];
     if (tr->fixed_depth)    /* NaN stays NaN: every comparison but NOTEQUAL / ALWAYS fails */
