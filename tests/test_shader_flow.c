@@ -452,10 +452,54 @@ static void loop_detection(void **state)
     assert_true(eg_program_has_loop(&tail));
 }
 
+/* eg_program_tex_fetches against programs assembled here: the
+ * instructions of every TC clause before END_OF_PROGRAM (two clauses of 3
+ * and 5), not a VC clause's, and not a TC clause's words after the end. */
+static void tex_fetch_count(void **state)
+{
+    (void)state;
+    struct eg_asm as;
+    eg_asm_init(&as);
+    eg_asm_tex_clause(&as);                                                   /* 0 */
+    for (unsigned k = 0; k < 3; k++)
+        eg_asm_tex(&as, &(struct eg_tex){ .inst = V_SQ_TEX_INST__LD, .src_gpr = 0, .dst_gpr = 1 + k,
+                                          .dst_sel = EG_SWZ_XYZW });
+    eg_asm_vtx_clause(&as);                                                   /* 1 */
+    for (unsigned k = 0; k < 2; k++)
+        eg_asm_vtx(&as, &(struct eg_vtx){ .inst = V_SQ_VTX_INST__FETCH, .src_gpr = 0, .dst_gpr = 4 + k,
+                                          .dst_sel = EG_SWZ_XYZW });
+    eg_asm_tex_clause(&as);                                                   /* 2 */
+    for (unsigned k = 0; k < 5; k++)
+        eg_asm_tex(&as, &(struct eg_tex){ .inst = V_SQ_TEX_INST__SAMPLE, .src_gpr = 0, .dst_gpr = 6 + k,
+                                          .dst_sel = EG_SWZ_XYZW });
+    export_color(&as, 1, 0);                                                  /* 3 */
+    uint32_t w[256];
+    size_t ndw;
+    if (eg_asm_finish(&as, true, w, 254, &ndw))
+        fail_msg("encoder: %s", as.err);
+    struct eg_program p = { "PS", w, ndw };
+    assert_int_equal(eg_program_tex_fetches(&p), 8);
+    assert_false(eg_program_has_loop(&p));
+    /* cut after the first clause's CF word: its 3 only */
+    struct eg_program cut = { "PS", w, 2 };
+    assert_int_equal(eg_program_tex_fetches(&cut), 3);
+    /* CF instruction 4, after the export's END_OF_PROGRAM, as a TC clause of 16: not counted */
+    uint32_t after[256];
+    memcpy(after, w, ndw * 4);
+    after[8] = 0;
+    after[9] = S_SQ_CF_WORD1__CF_INST(V_SQ_CF_INST__TC) | S_SQ_CF_WORD1__COUNT(15);
+    struct eg_program tail = { "PS", after, ndw };
+    assert_int_equal(eg_program_tex_fetches(&tail), 8);
+    /* the same words before the END_OF_PROGRAM: 16 more */
+    after[7] &= ~SQ_CF_ALLOC_EXPORT_WORD1_SWIZ__END_OF_PROGRAM__MASK;
+    assert_int_equal(eg_program_tex_fetches(&tail), 24);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(loop_trip_counts_per_lane),
+        cmocka_unit_test(tex_fetch_count),
         cmocka_unit_test(nested_if_else_masks),
         cmocka_unit_test(kill_coverage),
         cmocka_unit_test(predication),

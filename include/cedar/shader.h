@@ -226,6 +226,12 @@ struct eg_program {
  * threads too). */
 bool eg_program_has_loop(const struct eg_program *p);
 
+/* The texture fetch instructions of the program's TC clauses, from its first
+ * CF instruction to END_OF_PROGRAM, as written (a clause in a loop counts
+ * once): with eg_program_has_loop, what tells the renderer a pixel costs
+ * many times an ALU-only one. */
+unsigned eg_program_tex_fetches(const struct eg_program *p);
+
 /* The 32-bit atomic operations of the local and global data shares and the
  * RATs (src/shader/atomic.c): eg_atomic is the new value of a word that held
  * old, with the operands a and b as the operation names them (MSKOR: mask a,

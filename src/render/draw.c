@@ -83,7 +83,7 @@ struct draw_ctx {
     float sub_inv_w[3];
     float prim_inv_w[3];
     bool quads;                /* the pixel stage runs 2x2 quads (render_shade_quad) */
-    bool ps_loops;             /* its program loops (render_shade_loops) */
+    bool ps_heavy;             /* its program loops or fetches many texels (render_shade_heavy) */
     bool pos_zw;               /* the pixel stage reads the position's z and w */
     /* pixels waiting for the batched pixel stage (render_shade_pixels) */
     bool batched;
@@ -1005,9 +1005,9 @@ struct worker {
 
 #define MAX_THREADS RENDER_WORKERS_MAX
 #define THREAD_MIN_PIXELS 16384     /* smaller primitives: one thread */
-/* ... unless the pixel shader loops (piglit's accuracy tests: 256 texel
- * fetches a pixel over 64x64-pixel triangles) */
-#define THREAD_MIN_PIXELS_LOOP 1024
+/* ... unless a pixel costs many times more (render_shade_heavy: piglit's
+ * accuracy tests fetch 256 texels a pixel over 64x64-pixel triangles) */
+#define THREAD_MIN_PIXELS_HEAVY 1024
 
 /* Share i of a primitive (render_workers_run). */
 static void worker_share(void *arg, unsigned i)
@@ -1090,7 +1090,7 @@ static int raster_sub(struct draw_ctx *d, const struct rs_vertex v[3])
     }
     /* window coordinates are 1/4096 pixel (raster.c's grid) */
     double area = (double)(maxx - minx) / 4096.0 * (double)(maxy - miny) / 4096.0;
-    if (area < (d->ps_loops ? THREAD_MIN_PIXELS_LOOP : THREAD_MIN_PIXELS))
+    if (area < (d->ps_heavy ? THREAD_MIN_PIXELS_HEAVY : THREAD_MIN_PIXELS))
         return raster_one(d, v);
     if (!d->threads_set_up) {   /* the draw's first primitive large enough */
         setup_threads(d);
@@ -1586,7 +1586,7 @@ int vc_render_draw(struct vc_render *r, const struct vc_regs *regs, const struct
     d->lanes = d->shading ? render_shade_lanes(r) : NULL;
     d->batch = d->batched ? render_shade_lanes_batch(d->lanes) : NULL;
     d->quads = d->shading && !d->batched && render_shade_quads(r);
-    d->ps_loops = d->shading && render_shade_loops(r);
+    d->ps_heavy = d->shading && render_shade_heavy(r);
     d->pos_zw = d->shading && render_shade_position_needed(r);
     d->baryc_needed = render_shade_baryc_needed(r);
     spi_link_init(&d->spi, regs);

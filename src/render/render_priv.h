@@ -77,10 +77,12 @@ void render_shade_free(struct vc_render *r);
 /* The default pixel stage over many pixels of one primitive at once
  * (eg_ps_batch): true when this draw's pixel shader runs that way. */
 bool render_shade_batched(const struct vc_render *r);
-/* The default pixel stage's program has a loop: a pixel may cost many
- * times its program's length (the draw shares smaller primitives among its
- * threads, draw.c THREAD_MIN_PIXELS_LOOP). */
-bool render_shade_loops(const struct vc_render *r);
+/* The default pixel stage's program has a loop (a pixel may cost many
+ * times its program's length) or HEAVY_TEX_FETCHES texture fetches or more
+ * (piglit's accuracy downsample: 256, unrolled): the draw shares smaller
+ * primitives among its threads (draw.c THREAD_MIN_PIXELS_HEAVY). */
+#define HEAVY_TEX_FETCHES 16
+bool render_shade_heavy(const struct vc_render *r);
 /* The default pixel stage, whose program reads its quad's neighbours
  * (derivatives, implicit level of detail), runs 2x2 quads: true when this
  * draw's does (render_shade_quad then, not the pixel op). */

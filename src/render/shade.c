@@ -77,7 +77,7 @@ struct shade {
     struct eg_wave *vs_wave;           /* the draw's vertex stage in waves (vertices), made at its first use */
     bool vs_wave_failed;               /* it could not be made, or a run went back to eg_run_vs */
     bool quads;                        /* the PS reads its quad's neighbours: run in 2x2 quads */
-    bool ps_loops;                     /* the PS has a loop (eg_program_has_loop) */
+    bool ps_heavy;                     /* the PS loops or fetches many texels (render_shade_heavy) */
     const struct cedar_tiling *tiling; /* the GPU's, for texture layouts */
     struct vc_render *r;               /* the renderer (image RATs are colour targets: cb.c) */
     struct rat_targets rats;           /* a dispatch's image RATs (rat.c) */
@@ -612,7 +612,8 @@ static int begin(void *ctx, const struct vc_regs *regs, const struct vc_mem *mem
     s->vs_wave_failed = false;
     s->lanes.batch = pixels ? eg_ps_batch_new(&s->prog[STAGE_PS], ps, s->input_gprs) : NULL;
     s->quads = pixels && !s->lanes.batch && each_fetch(s, STAGE_PS, true, reads_neighbours, err) > 0;
-    s->ps_loops = pixels && eg_program_has_loop(&s->prog[STAGE_PS]);
+    s->ps_heavy = pixels && (eg_program_has_loop(&s->prog[STAGE_PS]) ||
+                             eg_program_tex_fetches(&s->prog[STAGE_PS]) >= HEAVY_TEX_FETCHES);
     if (pixels && !s->lanes.batch && s->lanes.gpr)
         s->lanes.wave = eg_wave_new(&s->prog[STAGE_PS], ps);
     return 0;
@@ -940,10 +941,10 @@ int render_shade_quad(struct vc_render *r, const struct vc_prim_inputs *prim, co
     return 0;
 }
 
-bool render_shade_loops(const struct vc_render *r)
+bool render_shade_heavy(const struct vc_render *r)
 {
     const struct shade *s = r->shade;
-    return s && r->shaders.pixel == pixel && r->shaders.ctx == s && s->ps_loops;
+    return s && r->shaders.pixel == pixel && r->shaders.ctx == s && s->ps_heavy;
 }
 
 bool render_shade_batched(const struct vc_render *r)

@@ -407,8 +407,16 @@ static int run_cf_plain(const struct eg_cf_ops *o, struct eg_cf *c, uint32_t w0,
     }
 }
 
-bool eg_program_has_loop(const struct eg_program *p)
+/* What a program's CF instructions, from the first to END_OF_PROGRAM, hold
+ * (eg_program_has_loop, eg_program_tex_fetches), never read past ndw. */
+struct cf_summary {
+    bool loop;
+    unsigned tex_fetches;
+};
+
+static struct cf_summary cf_summarise(const struct eg_program *p)
 {
+    struct cf_summary sum = {false, 0};
     for (size_t pc = 0; 2 * pc + 2 <= p->ndw && pc < EG_CF_MAX_STEPS; pc++) {
         uint32_t w1 = p->dw[2 * pc + 1];
         switch (eg_cf_form_of(w1)) {
@@ -416,20 +424,32 @@ bool eg_program_has_loop(const struct eg_program *p)
             break;
         case EG_CF_EXPORT:
             if (G_SQ_CF_ALLOC_EXPORT_WORD1_SWIZ__END_OF_PROGRAM(w1))
-                return false;
+                return sum;
             break;
         default: {
             unsigned inst = G_SQ_CF_WORD1__CF_INST(w1);
             if (inst == V_SQ_CF_INST__LOOP_START || inst == V_SQ_CF_INST__LOOP_START_DX10 ||
                 inst == V_SQ_CF_INST__LOOP_START_NO_AL)
-                return true;
+                sum.loop = true;
+            if (inst == V_SQ_CF_INST__TC)
+                sum.tex_fetches += G_SQ_CF_WORD1__COUNT(w1) + 1;
             if (G_SQ_CF_WORD1__END_OF_PROGRAM(w1))
-                return false;
+                return sum;
             break;
         }
         }
     }
-    return false;
+    return sum;
+}
+
+bool eg_program_has_loop(const struct eg_program *p)
+{
+    return cf_summarise(p).loop;
+}
+
+unsigned eg_program_tex_fetches(const struct eg_program *p)
+{
+    return cf_summarise(p).tex_fetches;
 }
 
 int eg_cf_run(const struct eg_cf_ops *o, struct eg_cf *c)
