@@ -101,6 +101,7 @@ struct draw_ctx {
      * in queue, and the threads take a full one by block rows while this
      * thread fills the other (queue_submit); inflight: the one they draw */
     struct prim_queue *queue, *spare, *inflight;
+    unsigned groups_claimed;       /* of inflight's row groups (queue_share) */
     const struct rs_vertex *pair;  /* CB_RESOLVE quad: the second half (rs_pair) */
     unsigned npending;
     /* early Z (shade_block): the block's depth and stencil results, found
@@ -1152,16 +1153,19 @@ static int raster_sub(struct draw_ctx *d, const struct rs_vertex v[3])
 /* ---- queued primitives ----------------------------------------------------------- */
 
 /* A draw of QUEUE_MIN_VERTICES or more shares its small primitives among the
- * threads too: each waits in the queue as raster_sub takes it.  When the
- * queue is full, worker thread i (of n) takes every queued primitive in draw
- * order and scans only the block rows k (y / 8) with k mod n == i, while this
- * thread runs the vertex stage and set-up of the next primitives into the
- * other queue; before a primitive the threads share by claimed rows, and at
- * the draw's end, this thread waits for them.  A pixel is one thread's and
- * its primitives come to that thread in draw order, so every byte is the
- * one thread's (test_render_block_path, carried_pixels_match_pixels: against
- * the interpreter pixel by pixel, on 1 and 3 threads). */
+ * threads too: each waits in the queue as raster_sub takes it.  A full queue
+ * goes to the pool's threads while this thread runs the vertex stage and
+ * set-up of the next primitives into the other queue, and joins them when
+ * that one is full too (or before a primitive the threads share by claimed
+ * rows, or at the draw's end).  The queue's work is in QUEUE_ROW_GROUPS
+ * groups: group g is every queued primitive's block rows k (y / 8) with
+ * k mod QUEUE_ROW_GROUPS == g, taken by one thread, in draw order.  A pixel
+ * is one thread's and its primitives come to that thread in draw order, so
+ * every byte is the one thread's (test_render_block_path,
+ * carried_pixels_match_pixels: against the interpreter pixel by pixel, on 1
+ * and 3 threads). */
 #define QUEUE_MIN_VERTICES 256
+#define QUEUE_ROW_GROUPS 8
 
 /* The block rows a sub-triangle can touch, first and last: its vertices'
  * extent and a pixel more each way (a sample is less than a pixel from its
@@ -1177,7 +1181,7 @@ static void prim_rows(const struct rs_vertex v[3], int *row0, int *row1)
     *row1 = (int)(((maxy >> 12) + 1) >> 3);
 }
 
-/* Whether rows row0 .. row1 hold one of thread i's (of n). */
+/* Whether rows row0 .. row1 hold one k with k mod n == i. */
 static bool rows_of_thread(int row0, int row1, unsigned i, unsigned n)
 {
     int ahead = ((int)i - row0) % (int)n;
@@ -1209,41 +1213,54 @@ static int queue_prim(struct draw_ctx *d, const struct rs_vertex v[3])
     return raster_one(d, v);
 }
 
-/* Thread i's share of the queue: its rows of every primitive, in order,
- * its pixels carried across them as one thread carries them. */
+/* A queued primitive drawn by a thread's context c: its state as raster_sub
+ * had it, then the scan. */
+static int queued_raster(struct draw_ctx *c, const struct prim_queue *q, const struct queued_prim *p)
+{
+    if (c->prim_serial != p->serial) {
+        prim_queue_inputs(q, p, &c->prim);
+        c->prim_serial = p->serial;
+    }
+    memcpy(c->m, p->m, sizeof c->m);
+    memcpy(c->ms, p->ms, sizeof c->ms);
+    memcpy(c->sub_inv_w, p->sub_inv_w, sizeof c->sub_inv_w);
+    memcpy(c->prim_inv_w, p->prim_inv_w, sizeof c->prim_inv_w);
+    c->m_identity = p->m_identity;
+    z_plane(c, p->v);
+    return raster_one(c, p->v);
+}
+
+/* A thread's share of the queue: the row groups it claims, each one's rows
+ * of every primitive in order, its pixels carried across them as one thread
+ * carries them. */
 static void queue_share(void *arg, unsigned share)
 {
-    struct draw_ctx *d = arg;   /* only its workers and nthreads: this thread goes on with d */
-    unsigned i = share - 1;     /* render_workers_start's shares are 1 .. n */
-    struct worker *w = &d->workers[i];
+    struct draw_ctx *d = arg;   /* its workers and groups_claimed only: the drawing thread goes on with d */
+    struct worker *w = &d->workers[share - 1];   /* shares 1 .. n: the pool's, then the drawing thread's */
     struct draw_ctx *c = &w->d;
     const struct prim_queue *q = w->queue;
-    for (unsigned k = 0; k < q->n; k++) {
-        const struct queued_prim *p = &q->prim[k];
-        if (!rows_of_thread(p->row0, p->row1, i, d->nthreads))
-            continue;
-        if (c->prim_serial != p->serial) {
-            prim_queue_inputs(q, p, &c->prim);
-            c->prim_serial = p->serial;
+    for (;;) {
+        unsigned g = __atomic_fetch_add(&d->groups_claimed, 1u, __ATOMIC_RELAXED);
+        if (g >= QUEUE_ROW_GROUPS || w->rc)
+            break;
+        c->rs.row_first = g;
+        for (unsigned k = 0; k < q->n && !w->rc; k++) {
+            const struct queued_prim *p = &q->prim[k];
+            if (rows_of_thread(p->row0, p->row1, g, QUEUE_ROW_GROUPS))
+                w->rc = queued_raster(c, q, p);
         }
-        memcpy(c->m, p->m, sizeof c->m);
-        memcpy(c->ms, p->ms, sizeof c->ms);
-        memcpy(c->sub_inv_w, p->sub_inv_w, sizeof c->sub_inv_w);
-        memcpy(c->prim_inv_w, p->prim_inv_w, sizeof c->prim_inv_w);
-        c->m_identity = p->m_identity;
-        z_plane(c, p->v);
-        if ((w->rc = raster_one(c, p->v)) != 0)
-            return;
     }
-    if (c->npending)
+    if (c->npending && !w->rc)
         w->rc = flush_pending(c);
 }
+
 
 /* The queue the threads draw, done: their counters and first error. */
 static int queue_wait(struct draw_ctx *d)
 {
     if (!d->inflight)
         return 0;
+    queue_share(d, d->nthreads);   /* the groups no thread has claimed yet */
     render_workers_wait(d->r->workers);
     prim_queue_clear(d->inflight);
     d->inflight = NULL;
@@ -1264,8 +1281,7 @@ static int queue_submit(struct draw_ctx *d)
         struct worker *w = &d->workers[i];
         worker_ctx(d, w);
         w->d.rs.row_next = NULL;
-        w->d.rs.row_stride = n;
-        w->d.rs.row_first = i;
+        w->d.rs.row_stride = QUEUE_ROW_GROUPS;
         w->d.slot = w->slot;
         w->d.carry = d->carry && w->slot;
         w->d.prim_serial = 0;   /* no primitive's inputs loaded yet (serials start at 1) */
@@ -1275,7 +1291,9 @@ static int queue_submit(struct draw_ctx *d)
     d->inflight = d->queue;
     d->queue = d->spare;
     d->spare = d->inflight;
-    render_workers_start(&d->r->workers, n + 1, queue_share, d);
+    d->groups_claimed = 0;
+    /* shares 1 .. n - 1 on the pool's threads; share n, this thread's, in queue_wait */
+    render_workers_start(&d->r->workers, n, queue_share, d);
     return 0;
 }
 
