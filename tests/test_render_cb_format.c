@@ -9,6 +9,9 @@
  *  - IEEE half and the unsigned 11/10-bit floats on hand-worked corner
  *    vectors (ties to even, denormals, overflow, negatives, NaN), and the
  *    half conversion against the C compiler's _Float16 where it has one;
+ *  - the small-float conversions against their definitions worked out in
+ *    double (tests/common/small_float_ref.c) over every float exponent,
+ *    every code's value, rounding midpoint and neighbours, and the specials;
  *  - unpack(pack(v)) returns v for every representable value of a channel;
  *  - the write mask keeps exactly the masked channels' bits. */
 #include <math.h>
@@ -23,6 +26,7 @@
 
 #include "eg_regs.h"
 #include "src/render/render_priv.h"
+#include "tests/common/test_util.h"
 
 static uint32_t info_of(unsigned format, unsigned ntype, unsigned swap)
 {
@@ -229,6 +233,101 @@ static void test_small_floats(void **state)
 #endif
 }
 
+/* The three small floats: mantissa bits and whether a sign bit. */
+static const struct { unsigned mant; bool sign; const char *name; } small[] = {
+    {10, true, "half"}, {6, false, "11-bit"}, {5, false, "10-bit"},
+};
+
+static void expect_small(float v, unsigned k)
+{
+    uint32_t got = cb_float_to_small(v, small[k].mant, 5, small[k].sign);
+    uint32_t want = test_small_float_encode(v, small[k].mant, 5, small[k].sign);
+    if (got != want)
+        fail_msg("%a (0x%08x) to %s: 0x%x, by the definition 0x%x", (double)v, test_f2u(v), small[k].name, got,
+                 want);
+}
+
+/* Float -> small float against the definition (nearest code by value, ties
+ * to the even code, found by search), on every float exponent with random
+ * mantissas, both signs; on every code's value, the midpoints between
+ * neighbouring codes and the floats either side of them; and the specials.
+ * The definition itself is first held to the hand-worked vectors. */
+static void test_small_floats_by_definition(void **state)
+{
+    (void)state;
+    static const struct { float v; unsigned k; uint32_t want; } hand[] = {
+        {1.0f, 0, 0x3C00}, {65504.0f, 0, 0x7BFF}, {65520.0f, 0, 0x7C00}, {0x1p-24f, 0, 0x0001},
+        {0x1p-25f, 0, 0x0000}, {0x3p-25f, 0, 0x0002}, {-0.0f, 0, 0x8000}, {-1.0f, 0, 0xBC00},
+        {-65520.0f, 0, 0xFC00}, {0x1p-14f, 0, 0x0400}, {-2.0f, 1, 0}, {-0.0f, 1, 0}, {-INFINITY, 2, 0},
+        {65024.0f, 1, 0x7BF}, {65279.0f, 1, 0x7BF}, {65280.0f, 1, 0x7BF}, /* past the largest: saturates */
+        {INFINITY, 1, 0x7C0}, {64512.0f, 2, 0x3DF}, {65536.0f, 2, 0x3DF}, {0x1p-19f, 2, 0x001},
+        {0x1p-20f, 1, 0x001}, {0x1p-21f, 1, 0x000}, {0x3p-21f, 1, 0x002},
+    };
+    for (unsigned i = 0; i < sizeof hand / sizeof hand[0]; i++) {
+        unsigned k = hand[i].k;
+        uint32_t ref = test_small_float_encode(hand[i].v, small[k].mant, 5, small[k].sign);
+        uint32_t got = cb_float_to_small(hand[i].v, small[k].mant, 5, small[k].sign);
+        if (ref != hand[i].want || got != hand[i].want)
+            fail_msg("%a to %s: definition 0x%x, model 0x%x, by hand 0x%x", (double)hand[i].v, small[k].name, ref,
+                     got, hand[i].want);
+    }
+    /* NaN: a quiet NaN, whatever its sign or payload */
+    static const uint32_t nans[] = {0x7FC00000u, 0xFFC00000u, 0x7F800001u, 0xFFFFFFFFu, 0x7FBFFFFFu};
+    for (unsigned i = 0; i < sizeof nans / sizeof nans[0]; i++) {
+        assert_int_equal(cb_float_to_small(from_bits(nans[i]), 10, 5, true), 0x7E00);
+        assert_int_equal(cb_float_to_small(from_bits(nans[i]), 6, 5, false), 0x7E0);
+        assert_int_equal(cb_float_to_small(from_bits(nans[i]), 5, 5, false), 0x3F0);
+    }
+    test_rand_seed(12);
+    unsigned checked = 0;
+    for (unsigned k = 0; k < 3; k++) {
+        /* every float exponent (denormals and specials too), both signs */
+        for (uint32_t e = 0; e < 256; e++)
+            for (uint32_t sgn = 0; sgn < 2; sgn++)
+                for (unsigned i = 0; i < 300; i++) {
+                    uint32_t m = i == 0 ? 0 : i == 1 ? 1 : i == 2 ? 0x7FFFFF : test_rand() & 0x7FFFFF;
+                    expect_small(from_bits(sgn << 31 | e << 23 | m), k);
+                    checked++;
+                }
+        /* every code's value, the midpoint to the next one (exact: one bit
+         * more than a code), and the floats either side of both */
+        uint32_t inf = 0x1Fu << small[k].mant;
+        for (uint32_t c = 0; c < inf; c++) {
+            float v = (float)test_small_float_value(c, small[k].mant, 5, false);
+            float mid = (float)((test_small_float_value(c, small[k].mant, 5, false) +
+                                 test_small_float_value(c + 1, small[k].mant, 5, false)) / 2);
+            if (c + 1 == inf)
+                mid = (float)((double)v + ldexp(1, 15 - (int)small[k].mant - 1)); /* half a step past the largest */
+            const float probe[] = {v, nextafterf(v, 0), nextafterf(v, INFINITY), mid, nextafterf(mid, 0),
+                                   nextafterf(mid, INFINITY)};
+            for (unsigned i = 0; i < 6; i++) {
+                expect_small(probe[i], k);
+                expect_small(-probe[i], k);
+                checked += 2;
+            }
+        }
+    }
+    assert_true(checked > 3 * 256 * 2 * 300);
+}
+
+/* Small float -> float: every code gives its value exactly (NaN codes a
+ * NaN with the code's sign). */
+static void test_small_float_values(void **state)
+{
+    (void)state;
+    for (unsigned k = 0; k < 3; k++) {
+        unsigned width = small[k].mant + 5 + small[k].sign;
+        for (uint32_t u = 0; u < 1u << width; u++) {
+            float got = cb_small_to_float(u, small[k].mant, 5, small[k].sign);
+            double want = test_small_float_value(u, small[k].mant, 5, small[k].sign);
+            bool neg = small[k].sign && (u >> (width - 1));
+            if (isnan(want) ? !isnan(got) || (bool)signbit(got) != neg
+                            : (double)got != want || (bool)signbit(got) != (bool)signbit(want))
+                fail_msg("%s 0x%x: %a, by the definition %a", small[k].name, u, (double)got, want);
+        }
+    }
+}
+
 /* Every value a channel can hold unpacks and packs back to itself. */
 static void test_round_trip(void **state)
 {
@@ -318,6 +417,7 @@ int main(void)
         cmocka_unit_test(test_hand_packed), cmocka_unit_test(test_gl_formulas),
         cmocka_unit_test(test_small_floats), cmocka_unit_test(test_round_trip),
         cmocka_unit_test(test_write_mask),  cmocka_unit_test(test_refused),
+        cmocka_unit_test(test_small_floats_by_definition), cmocka_unit_test(test_small_float_values),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

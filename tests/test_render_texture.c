@@ -299,6 +299,61 @@ static void formats_from_hand_packed_texels(void **state)
     free(v);
 }
 
+/* The float formats' components against the small floats' definitions
+ * (tests/common/small_float_ref.c): every code of every component, the
+ * other components random codes, each texel alone in a buffer of its size
+ * (ASan: nothing past it is read).  A NaN code gives a NaN of its sign. */
+static void float_texels_by_definition(void **state)
+{
+    (void)state;
+    static const unsigned fmts[] = { FMT(16_FLOAT), FMT(16_16_FLOAT), FMT(16_16_16_16_FLOAT), FMT(10_11_11_FLOAT),
+                                     FMT(32_32_FLOAT) };
+    struct tex_numfmt nf = { .num_format = NORM };
+    test_rand_seed(5);
+    unsigned checked = 0;
+    for (size_t fi = 0; fi < sizeof fmts / sizeof fmts[0]; fi++) {
+        const struct tex_format *f = tex_format_find(fmts[fi]);
+        assert_non_null(f);
+        uint8_t *texel = malloc(f->bytes);
+        assert_non_null(texel);
+        for (unsigned c = 0; c < f->comps; c++)
+            for (uint32_t code = 0; code < (f->bits[c] == 32 ? 70000u : 1u << f->bits[c]); code++) {
+                uint32_t raw[4] = { 0 };
+                uint8_t b[16] = { 0 };
+                unsigned at = 0;
+                for (unsigned k = 0; k < f->comps; k++) {
+                    uint32_t m = f->bits[k] == 32 ? 0xFFFFFFFFu : (1u << f->bits[k]) - 1u;
+                    raw[k] = k == c ? (f->bits[k] == 32 ? code * 61379u : code) : test_rand() & m;
+                    for (unsigned i = 0; i < f->bits[k]; i++)
+                        b[(at + i) / 8] |= (uint8_t)(((raw[k] >> i) & 1u) << ((at + i) % 8));
+                    at += f->bits[k];
+                }
+                memcpy(texel, b, f->bytes);
+                union eg_vec4 out;
+                tex_format_decode(f, &nf, texel, &out);
+                for (unsigned k = 0; k < 4; k++) {
+                    unsigned n = k < f->comps ? f->bits[k] : 0;
+                    if (n == 32 || n == 0) {
+                        uint32_t want = n ? raw[k] : k == 3 ? fbits(1.0f) : 0;
+                        if (out.u[k] != want)
+                            fail_msg("format %u component %u: 0x%08x, want 0x%08x", fmts[fi], k, out.u[k], want);
+                        continue;
+                    }
+                    unsigned mant = n == 16 ? 10 : n - 5;
+                    double want = test_small_float_value(raw[k], mant, 5, n == 16);
+                    bool neg = n == 16 && (raw[k] >> 15);
+                    if (isnan(want) ? !isnan(out.f[k]) || (bool)signbit(out.f[k]) != neg
+                                    : (double)out.f[k] != want || (bool)signbit(out.f[k]) != (bool)signbit(want))
+                        fail_msg("format %u component %u code 0x%x: %a, by the definition %a", fmts[fi], k, raw[k],
+                                 (double)out.f[k], want);
+                }
+                checked++;
+            }
+        free(texel);
+    }
+    assert_int_equal(checked, 65536 + 2 * 65536 + 4 * 65536 + 2 * 2048 + 1024 + 2 * 70000);
+}
+
 /* Every raw value of every component of the formats the unit reads through
  * lookup tables (fixed point of at most 8 bits: texture.c view_luts), as
  * UNORM, SNORM (both SRF modes), SCALED and sRGB: read through a view, the
@@ -1837,6 +1892,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_teardown(table_formats_match_the_decoder, vram_free),
+        cmocka_unit_test(float_texels_by_definition),
         cmocka_unit_test_teardown(formats_from_hand_packed_texels, vram_free),
         cmocka_unit_test_teardown(tiled_textures_follow_the_address_map, vram_free),
         cmocka_unit_test_teardown(array_layers_and_layer_views, vram_free),

@@ -30,6 +30,7 @@
 #include <string.h>
 
 #include "render_priv.h"
+#include "small_float.h"
 
 /* Channel widths X, Y, Z, W (0: absent; pad: bits after the last channel
  * that are not a channel). */
@@ -219,64 +220,18 @@ static uint32_t to_sint(float v, unsigned bits)
     return (uint32_t)(raw < lo ? lo : raw > hi ? hi : raw) & bits_max(bits);
 }
 
-/* float -> a small float of `mant` mantissa bits, `exp` exponent bits and a
- * sign bit when `sign` (IEEE layout, bias 2^(exp-1) - 1), round to nearest
- * even.  Overflow: infinity with a sign bit (IEEE), the largest finite value
- * without one (EXT_packed_float); negative values without a sign bit -> 0. */
+/* float <-> the small floats: small_float.h, on the bits (the rules are
+ * there: round to nearest even; overflow to infinity with a sign bit, to
+ * the largest finite value without one; negative values without a sign
+ * bit -> 0). */
 uint32_t cb_float_to_small(float v, unsigned mant, unsigned exp, bool sign)
 {
-    uint32_t emax = (1u << exp) - 1u, inf = emax << mant;
-    uint32_t s = 0;
-    if (v != v)
-        return inf | (1u << (mant - 1)); /* a quiet NaN */
-    if (signbit(v)) {
-        if (!sign)
-            return 0;
-        s = 1u << (mant + exp);
-        v = -v;
-    }
-    if (isinf(v))
-        return s | inf;
-    if (v == 0.0f)
-        return s;
-    int bias = (int)(1u << (exp - 1)) - 1;
-    int e;
-    double fr = frexp((double)v, &e);  /* v = fr * 2^e, fr in [0.5, 1) */
-    int unb = e - 1;                   /* v = 1.x * 2^unb */
-    uint32_t bits;
-    if (unb < 1 - bias) {
-        /* denormal: steps of 2^(1 - bias - mant) */
-        double m = nearbyint(ldexp((double)v, mant + bias - 1));
-        bits = (uint32_t)m;  /* may carry into the smallest normal: the same bits */
-    } else {
-        double m = nearbyint(ldexp(fr * 2.0 - 1.0, (int)mant));
-        uint32_t mi = (uint32_t)m;
-        uint32_t be = (uint32_t)(unb + bias);
-        if (mi >> mant) {
-            mi = 0;
-            be++;
-        }
-        bits = be >= emax ? inf : (be << mant) | mi;
-    }
-    if (bits >= inf)
-        bits = sign ? inf : inf - 1u;
-    return s | bits;
+    return sf_encode(v, mant, exp, sign);
 }
 
 float cb_small_to_float(uint32_t u, unsigned mant, unsigned exp, bool sign)
 {
-    uint32_t emax = (1u << exp) - 1u;
-    uint32_t m = u & ((1u << mant) - 1u), e = (u >> mant) & emax;
-    bool neg = sign && ((u >> (mant + exp)) & 1u);
-    int bias = (int)(1u << (exp - 1)) - 1;
-    double v;
-    if (e == emax)
-        v = m ? NAN : INFINITY;
-    else if (e == 0)
-        v = ldexp((double)m, 1 - bias - (int)mant);
-    else
-        v = ldexp((double)(m | (1u << mant)), (int)e - bias - (int)mant);
-    return (float)(neg ? -v : v);
+    return sf_decode(u, mant, exp, sign);
 }
 
 static uint32_t to_float_bits(float v, unsigned bits)
@@ -287,9 +242,9 @@ static uint32_t to_float_bits(float v, unsigned bits)
         memcpy(&u, &v, 4);
         return u;
     }
-    case 16: return cb_float_to_small(v, 10, 5, true);
-    case 11: return cb_float_to_small(v, 6, 5, false);
-    default: return cb_float_to_small(v, 5, 5, false);
+    case 16: return sf_encode(v, 10, 5, true);
+    case 11: return sf_encode(v, 6, 5, false);
+    default: return sf_encode(v, 5, 5, false);
     }
 }
 
@@ -301,9 +256,9 @@ static float from_float_bits(uint32_t u, unsigned bits)
         memcpy(&f, &u, 4);
         return f;
     }
-    case 16: return cb_small_to_float(u, 10, 5, true);
-    case 11: return cb_small_to_float(u, 6, 5, false);
-    default: return cb_small_to_float(u, 5, 5, false);
+    case 16: return sf_decode(u, 10, 5, true);
+    case 11: return sf_decode(u, 6, 5, false);
+    default: return sf_decode(u, 5, 5, false);
     }
 }
 

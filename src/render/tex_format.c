@@ -15,11 +15,13 @@
  * floats IEEE half, 11- and 10-bit floats unsigned with a 5-bit exponent
  * (2.3.4.3, 2.3.4.4), the shared-exponent format per
  * EXT_texture_shared_exponent (value = mantissa * 2^(exponent - 15 - 9)).
- * Each conversion is computed in double and rounded once to float.
+ * Each fixed-point conversion is computed in double and rounded once to
+ * float; the small floats are float32 values exactly (small_float.h).
  */
 #include <math.h>
 #include <string.h>
 
+#include "small_float.h"
 #include "texture.h"
 
 #define F(c) (1u << (c))
@@ -69,33 +71,6 @@ float tex_srgb_to_linear(float c)
     return (float)(v <= 0.04045 ? v / 12.92 : pow((v + 0.055) / 1.055, 2.4));
 }
 
-/* A float of 1 sign bit (when sign), 5 exponent bits (bias 15) and mbits
- * mantissa bits: IEEE half for 10 bits with a sign, the unsigned 11- and
- * 10-bit floats for 6 and 5 bits. */
-/* 2^k as a double, for |k| well inside its normal exponents: a product by
- * it is exact, as ldexp (a library call per texel) is. */
-static double pow2(int k)
-{
-    uint64_t bits = (uint64_t)(k + 1023) << 52;
-    double d;
-    memcpy(&d, &bits, sizeof d);
-    return d;
-}
-
-static float small_float(uint32_t raw, unsigned mbits, bool sign)
-{
-    uint32_t m = raw & ((1u << mbits) - 1), e = (raw >> mbits) & 31u;
-    bool neg = sign && ((raw >> (mbits + 5)) & 1u);
-    double v;
-    if (e == 0)
-        v = (double)m * pow2(-14 - (int)mbits);
-    else if (e == 31)
-        v = m ? NAN : INFINITY;
-    else
-        v = (double)(m | (1u << mbits)) * pow2((int)e - 15 - (int)mbits);
-    return (float)(neg ? -v : v);
-}
-
 static float fixed_to_float(uint32_t raw, unsigned n, bool is_signed, const struct tex_numfmt *nf)
 {
     if (nf->num_format == V_SQ_NUM_FORMAT__SQ_NUM_FORMAT_SCALED)
@@ -140,8 +115,12 @@ void tex_format_decode(const struct tex_format *f, const struct tex_numfmt *nf, 
         if ((f->is_float >> c) & 1u) {
             if (n == 32)
                 out->u[c] = raw;
+            else if (n == 16)
+                out->f[c] = sf_decode(raw, 10, 5, true);
+            else if (n == 11)
+                out->f[c] = sf_decode(raw, 6, 5, false);
             else
-                out->f[c] = small_float(raw, n == 16 ? 10 : n - 5, n == 16);
+                out->f[c] = sf_decode(raw, 5, 5, false);
             continue;
         }
         bool is_signed = nf->comp[c] == V_SQ_FORMAT_COMP__SQ_FORMAT_COMP_SIGNED;

@@ -28,6 +28,18 @@ static inline float test_u2f(uint32_t u)
     return c.f;
 }
 
+/* --- small floats from their definitions (small_float_ref.c) -------------- */
+
+/* float -> the small float of mant mantissa bits, exp exponent bits and a
+ * sign bit when sign: the nearest code, ties to even; a finite value past
+ * the largest finite code infinity (sign) or that code (no sign); infinity
+ * infinity;
+ * negative values without a sign bit 0; NaN the quiet NaN (mantissa's top
+ * bit). */
+uint32_t test_small_float_encode(float v, unsigned mant, unsigned exp, bool sign);
+/* The value of small float raw (NaN for a NaN code). */
+double test_small_float_value(uint32_t raw, unsigned mant, unsigned exp, bool sign);
+
 /* --- files (test_files.c) ------------------------------------------------- */
 
 /* The whole file, malloc'd, with a NUL byte after its `*size` bytes so a
