@@ -13,7 +13,10 @@
  *    double (tests/common/small_float_ref.c) over every float exponent,
  *    every code's value, rounding midpoint and neighbours, and the specials;
  *  - unpack(pack(v)) returns v for every representable value of a channel;
- *  - the write mask keeps exactly the masked channels' bits. */
+ *  - the write mask keeps exactly the masked channels' bits;
+ *  - every format's element against one assembled here bit by bit from the
+ *    layout rule (channel X lowest, then Y, Z, W; ENDIAN's byte swaps),
+ *    packed, unpacked and merged under every write mask. */
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -397,6 +400,122 @@ static void test_write_mask(void **state)
     assert_int_equal(got, (o & 0xFFF00000u) | 0x000FFFFFu);
 }
 
+/* ENDIAN's byte swap (CB_COLOR*_INFO: bytes reversed in 16-, 32- or 64-bit
+ * words for 8IN16 / 8IN32 / 8IN64; an element narrower than the word is
+ * left as it is), in place. */
+static void swap_bytes(uint8_t *el, unsigned bpe, unsigned endian)
+{
+    unsigned w = endian == 1 ? 2 : endian == 2 ? 4 : endian == 3 ? 8 : 1;
+    if (bpe < w)
+        return;
+    for (unsigned o = 0; o < bpe; o += w)
+        for (unsigned i = 0; i < w / 2; i++) {
+            uint8_t x = el[o + i];
+            el[o + i] = el[o + w - 1 - i];
+            el[o + w - 1 - i] = x;
+        }
+}
+
+static unsigned bit_of(const uint8_t *el, unsigned b)
+{
+    return (el[b / 8] >> (b % 8)) & 1u;
+}
+
+static void set_bit(uint8_t *el, unsigned b, unsigned v)
+{
+    el[b / 8] = (uint8_t)((el[b / 8] & ~(1u << (b % 8))) | (v << (b % 8)));
+}
+
+/* Every format, swap and ENDIAN: random channel values packed (UINT for
+ * the fixed-point formats, so a channel holds the value's bits; FLOAT for
+ * the float ones, with values that are exactly a code) against the element
+ * assembled bit by bit (channel X from bit 0, then Y, Z, W, each its
+ * width; then the byte swap); unpacked back to the values; and merged with
+ * a random old element under every write mask, bit by bit. */
+static void test_layout_bit_by_bit(void **state)
+{
+    (void)state;
+    static const unsigned fmts[] = {
+        F(8), F(16), F(16_FLOAT), F(8_8), F(5_6_5), F(1_5_5_5), F(4_4_4_4), F(32), F(32_FLOAT), F(16_16),
+        F(16_16_FLOAT), F(8_24), F(24_8), F(10_11_11_FLOAT), F(11_11_10_FLOAT), F(2_10_10_10), F(8_8_8_8),
+        F(10_10_10_2), F(X24_8_32_FLOAT), F(32_32), F(32_32_FLOAT), F(16_16_16_16), F(16_16_16_16_FLOAT),
+        F(32_32_32_32), F(32_32_32_32_FLOAT),
+    };
+    test_rand_seed(7);
+    unsigned checked = 0;
+    for (unsigned fi = 0; fi < sizeof fmts / sizeof fmts[0]; fi++)
+        for (unsigned swap = 0; swap < 4; swap++)
+            for (unsigned endian = 0; endian < 4; endian++)
+                for (unsigned rep = 0; rep < 40; rep++) {
+                    const struct cb_format_desc *d = cb_format_desc(fmts[fi]);
+                    assert_non_null(d);
+                    unsigned ntype = d->fp ? V_CB_NUMBER_TYPE__NUMBER_FLOAT : V_CB_NUMBER_TYPE__NUMBER_UINT;
+                    struct cb_target t;
+                    target_of(&t, info_of(fmts[fi], ntype, swap) | S_CB_COLOR_INFO__ENDIAN(endian));
+                    /* channel values: codes of each channel's width */
+                    uint32_t code[4] = {0};
+                    float rgba[4] = {0, 0, 0, 1};
+                    uint8_t want[16] = {0};
+                    unsigned at = 0;
+                    for (unsigned c = 0; c < t.comps; c++) {
+                        unsigned b = d->bits[c];
+                        uint32_t m = b >= 32 ? 0xFFFFFFFFu : (1u << b) - 1u;
+                        unsigned mant = b == 16 ? 10 : b - 5;
+                        do
+                            code[c] = test_rand() & m;
+                        while (d->fp && b < 32 && (code[c] >> mant & 0x1F) == 0x1F); /* no inf / NaN codes */
+                        rgba[t.swizzle[c]] = d->fp && b < 32
+                                                 ? (float)test_small_float_value(code[c], mant, 5, b == 16)
+                                                 : from_bits(code[c]);
+                        for (unsigned i = 0; i < b; i++)
+                            set_bit(want, at + i, (code[c] >> i) & 1u);
+                        at += b;
+                    }
+                    swap_bytes(want, t.bpe, endian);
+                    uint8_t el[16] = {0};
+                    cb_pack(&t, rgba, el);
+                    for (unsigned i = 0; i < t.bpe; i++)
+                        if (el[i] != want[i])
+                            fail_msg("format %u swap %u endian %u: byte %u packs as 0x%02x, bit by bit 0x%02x",
+                                     fmts[fi], swap, endian, i, el[i], want[i]);
+                    float back[4];
+                    cb_unpack(&t, want, back);
+                    for (unsigned c = 0; c < t.comps; c++)
+                        if (test_f2u(back[t.swizzle[c]]) != test_f2u(rgba[t.swizzle[c]]))
+                            fail_msg("format %u swap %u endian %u: channel %u unpacks as 0x%08x, packed 0x%08x",
+                                     fmts[fi], swap, endian, c, test_f2u(back[t.swizzle[c]]),
+                                     test_f2u(rgba[t.swizzle[c]]));
+                    /* write masks: the channels of masked-off components
+                     * from old, every other bit (pad bits too) from the new */
+                    uint8_t old[16];
+                    for (unsigned i = 0; i < 16; i++)
+                        old[i] = (uint8_t)test_rand();
+                    for (unsigned mask = 0; mask < 16; mask++) {
+                        uint8_t got[16], o[16], n[16], merged[16];
+                        memcpy(got, want, 16);
+                        cb_keep_channels(&t, mask, old, got);
+                        memcpy(o, old, 16);
+                        memcpy(n, want, 16);
+                        swap_bytes(o, t.bpe, endian);
+                        swap_bytes(n, t.bpe, endian);
+                        memcpy(merged, n, 16);
+                        unsigned lo = 0;
+                        for (unsigned c = 0; c < t.comps; c++) {
+                            if (!((mask >> t.swizzle[c]) & 1u))
+                                for (unsigned i = lo; i < lo + d->bits[c]; i++)
+                                    set_bit(merged, i, bit_of(o, i));
+                            lo += d->bits[c];
+                        }
+                        swap_bytes(merged, t.bpe, endian);
+                        if (memcmp(got, merged, t.bpe))
+                            fail_msg("format %u swap %u endian %u mask 0x%x: the kept channels differ", fmts[fi],
+                                     swap, endian, mask);
+                    }
+                    checked++;
+                }
+    assert_int_equal(checked, 25 * 4 * 4 * 40);
+}
+
 static void test_refused(void **state)
 {
     (void)state;
@@ -418,6 +537,7 @@ int main(void)
         cmocka_unit_test(test_small_floats), cmocka_unit_test(test_round_trip),
         cmocka_unit_test(test_write_mask),  cmocka_unit_test(test_refused),
         cmocka_unit_test(test_small_floats_by_definition), cmocka_unit_test(test_small_float_values),
+        cmocka_unit_test(test_layout_bit_by_bit),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -264,29 +264,46 @@ static float from_float_bits(uint32_t u, unsigned bits)
 
 /* ---- element bits ------------------------------------------------------- */
 
-static void put_bits(uint8_t *el, unsigned shift, unsigned bits, uint32_t v)
+/* An element as little-endian 32-bit words: no format has a channel across
+ * a word boundary (the table above), so a channel is a shift and a mask in
+ * one word. */
+static uint32_t ld_le32(const uint8_t *p)
 {
-    for (unsigned b = 0; b < bits;) {
-        unsigned byte = (shift + b) / 8, off = (shift + b) % 8, n = 8 - off;
-        if (n > bits - b)
-            n = bits - b;
-        uint8_t m = (uint8_t)(((1u << n) - 1u) << off);
-        el[byte] = (uint8_t)((el[byte] & ~m) | (((v >> b) << off) & m));
-        b += n;
-    }
+    return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
 }
 
-static uint32_t get_bits(const uint8_t *el, unsigned shift, unsigned bits)
+static void st_le32(uint8_t *p, uint32_t v)
 {
-    uint32_t v = 0;
-    for (unsigned b = 0; b < bits;) {
-        unsigned byte = (shift + b) / 8, off = (shift + b) % 8, n = 8 - off;
-        if (n > bits - b)
-            n = bits - b;
-        v |= (uint32_t)((el[byte] >> off) & ((1u << n) - 1u)) << b;
-        b += n;
+    p[0] = (uint8_t)v;
+    p[1] = (uint8_t)(v >> 8);
+    p[2] = (uint8_t)(v >> 16);
+    p[3] = (uint8_t)(v >> 24);
+}
+
+/* The words of an element of bpe bytes (1, 2, 4, 8 or 16) at el; the
+ * words past it are 0. */
+static void load_words(const uint8_t *el, unsigned bpe, uint32_t w[4])
+{
+    w[0] = w[1] = w[2] = w[3] = 0;
+    if (bpe < 4) {
+        w[0] = bpe == 2 ? (uint32_t)el[0] | (uint32_t)el[1] << 8 : el[0];
+        return;
     }
-    return v;
+    for (unsigned k = 0; k < bpe / 4; k++)
+        w[k] = ld_le32(el + 4 * k);
+}
+
+/* bpe bytes of the element w to el. */
+static void store_words(const uint32_t w[4], unsigned bpe, uint8_t *el)
+{
+    if (bpe < 4) {
+        el[0] = (uint8_t)w[0];
+        if (bpe == 2)
+            el[1] = (uint8_t)(w[0] >> 8);
+        return;
+    }
+    for (unsigned k = 0; k < bpe / 4; k++)
+        st_le32(el + 4 * k, w[k]);
 }
 
 /* CB_COLOR*_INFO.ENDIAN: bytes swapped inside 16-, 32- or 64-bit words
@@ -366,22 +383,39 @@ void cb_pack(const struct cb_target *t, const float rgba[4], uint8_t *out)
             out[c] = (uint8_t)to_unorm(rgba[t->swizzle[c]], 8, t->round_truncate);
         return;
     }
-    uint8_t el[16] = {0};
-    for (unsigned c = 0; c < t->comps; c++)
-        put_bits(el, t->shift[c], t->fmt->bits[c], pack_channel(t, c, rgba[t->swizzle[c]]));
+    uint32_t w[4] = {0};
+    for (unsigned c = 0; c < t->comps; c++) {
+        unsigned sh = t->shift[c];
+        uint32_t v = pack_channel(t, c, rgba[t->swizzle[c]]) & bits_max(t->fmt->bits[c]);
+        w[sh / 32] |= v << (sh % 32);
+    }
+    if (!t->endian) {
+        store_words(w, t->bpe, out);
+        return;
+    }
+    uint8_t el[16];
+    store_words(w, t->bpe, el);
     endian_swap(t->endian, el, t->bpe);
     memcpy(out, el, t->bpe);
 }
 
 void cb_unpack(const struct cb_target *t, const uint8_t *in, float rgba[4])
 {
-    uint8_t el[16];
-    memcpy(el, in, t->bpe);
-    endian_swap(t->endian, el, t->bpe);
+    uint32_t w[4];
+    if (t->endian) {
+        uint8_t el[16];
+        memcpy(el, in, t->bpe);
+        endian_swap(t->endian, el, t->bpe);
+        load_words(el, t->bpe, w);
+    } else {
+        load_words(in, t->bpe, w);
+    }
     rgba[0] = rgba[1] = rgba[2] = 0.0f;
     rgba[3] = 1.0f;
-    for (unsigned c = 0; c < t->comps; c++)
-        rgba[t->swizzle[c]] = unpack_channel(t, c, get_bits(el, t->shift[c], t->fmt->bits[c]));
+    for (unsigned c = 0; c < t->comps; c++) {
+        unsigned sh = t->shift[c], bits = t->fmt->bits[c];
+        rgba[t->swizzle[c]] = unpack_channel(t, c, (w[sh / 32] >> (sh % 32)) & bits_max(bits));
+    }
 }
 
 void cb_keep_channels(const struct cb_target *t, unsigned write_mask, const uint8_t *old, uint8_t *el)
@@ -391,9 +425,15 @@ void cb_keep_channels(const struct cb_target *t, unsigned write_mask, const uint
     memcpy(b, el, t->bpe);
     endian_swap(t->endian, a, t->bpe);
     endian_swap(t->endian, b, t->bpe);
+    uint32_t wa[4], wb[4], keep[4] = {0};
+    load_words(a, t->bpe, wa);
+    load_words(b, t->bpe, wb);
     for (unsigned c = 0; c < t->comps; c++)
         if (!((write_mask >> t->swizzle[c]) & 1u))
-            put_bits(b, t->shift[c], t->fmt->bits[c], get_bits(a, t->shift[c], t->fmt->bits[c]));
+            keep[t->shift[c] / 32] |= bits_max(t->fmt->bits[c]) << (t->shift[c] % 32);
+    for (unsigned k = 0; k < 4; k++)
+        wb[k] = (wb[k] & ~keep[k]) | (wa[k] & keep[k]);
+    store_words(wb, t->bpe, b);
     endian_swap(t->endian, b, t->bpe);
     memcpy(el, b, t->bpe);
 }
