@@ -91,14 +91,22 @@ static uint32_t le32(const uint8_t *w)
     return (uint32_t)w[0] | (uint32_t)w[1] << 8 | (uint32_t)w[2] << 16 | (uint32_t)w[3] << 24;
 }
 
+/* 32-bit word k of a texel of `bytes` bytes (1, 2 or a multiple of 4; the
+ * bytes past a 1- or 2-byte texel read as 0), read where it lies: no
+ * component straddles a word. */
+static uint32_t texel_word(const uint8_t *texel, unsigned bytes, unsigned k)
+{
+    if (bytes >= 4)
+        return le32(texel + 4 * k);
+    return bytes == 2 ? (uint32_t)texel[0] | (uint32_t)texel[1] << 8 : texel[0];
+}
+
 void tex_format_decode(const struct tex_format *f, const struct tex_numfmt *nf, const uint8_t *texel,
                        union eg_vec4 *out)
 {
-    uint8_t b[16] = { 0 };
-    memcpy(b, texel, f->bytes);
     if (f->shared_exp) {
         /* X, Y, Z: 9-bit mantissas of the exponent in W */
-        uint32_t word = le32(b);
+        uint32_t word = le32(texel);
         int e = (int)(word >> f->lo[3]) - 15 - 9;
         for (unsigned c = 0; c < 3; c++)
             out->f[c] = (float)ldexp((double)((word >> f->lo[c]) & 0x1FFu), e);
@@ -110,7 +118,7 @@ void tex_format_decode(const struct tex_format *f, const struct tex_numfmt *nf, 
     out->u[3] = as_int ? 1u : 0x3F800000u; /* 1 or 1.0f */
     for (unsigned c = 0; c < f->comps; c++) {
         unsigned lo = f->lo[c], n = f->bits[c];
-        uint32_t word = le32(&b[lo / 32 * 4]); /* no component straddles a 32-bit word */
+        uint32_t word = texel_word(texel, f->bytes, lo / 32);
         uint32_t raw = n == 32 ? word : (word >> (lo % 32)) & ((1u << n) - 1);
         if ((f->is_float >> c) & 1u) {
             if (n == 32)
