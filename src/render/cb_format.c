@@ -375,6 +375,31 @@ static float unpack_channel(const struct cb_target *t, unsigned c, uint32_t u)
     }
 }
 
+/* The four-channel float formats with ENDIAN 0 (the MSAA float targets),
+ * as the general loop in cb_pack computes them: false for another. */
+static bool pack_float4(const struct cb_target *t, const float rgba[4], uint8_t *out)
+{
+    if (t->endian)
+        return false;
+    uint32_t u[4];
+    switch (t->format) {
+    case V_CB_FORMAT__COLOR_16_16_16_16_FLOAT:
+        for (unsigned c = 0; c < 4; c++)
+            u[c] = sf_encode(rgba[t->swizzle[c]], 10, 5, true);
+        st_le32(out, u[0] | u[1] << 16);
+        st_le32(out + 4, u[2] | u[3] << 16);
+        return true;
+    case V_CB_FORMAT__COLOR_32_32_32_32_FLOAT:
+        for (unsigned c = 0; c < 4; c++) {
+            memcpy(&u[c], &rgba[t->swizzle[c]], 4);
+            st_le32(out + 4 * c, u[c]);
+        }
+        return true;
+    default:
+        return false;
+    }
+}
+
 void cb_pack(const struct cb_target *t, const float rgba[4], uint8_t *out)
 {
     if (t->unorm8) {
@@ -383,6 +408,8 @@ void cb_pack(const struct cb_target *t, const float rgba[4], uint8_t *out)
             out[c] = (uint8_t)to_unorm(rgba[t->swizzle[c]], 8, t->round_truncate);
         return;
     }
+    if (pack_float4(t, rgba, out))
+        return;
     uint32_t w[4] = {0};
     for (unsigned c = 0; c < t->comps; c++) {
         unsigned sh = t->shift[c];
