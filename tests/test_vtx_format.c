@@ -266,8 +266,13 @@ static void every_fetchable_format_and_number_format_follows_gl(void **state)
                             put_bits(e, lo, m->width[c], raw[c]);
                             lo += m->width[c];
                         }
-                        union eg_vec4 out;
+                        union eg_vec4 out, prepared;
                         assert_int_equal(eg_vtx_format_convert(f, &nf, e, &out), (int)m->nch);
+                        /* the prepared conversion: the same bits */
+                        struct eg_vtx_conv cv;
+                        assert_int_equal(eg_vtx_conv_init(&cv, f, &nf), 0);
+                        eg_vtx_conv_run(&cv, e, &prepared);
+                        assert_memory_equal(&prepared, &out, sizeof out);
                         for (unsigned c = 0; c < m->nch; c++) {
                             unsigned b = m->width[c];
                             int64_t s = (comp == SGN && (raw[c] >> (b - 1) & 1)) ? (int64_t)raw[c] - (1ll << b)
@@ -306,6 +311,87 @@ static void every_fetchable_format_and_number_format_follows_gl(void **state)
     assert_true(checked > 5000);
 }
 
+/* ---- the prepared conversion --------------------------------------------- */
+
+static uint64_t rng_state = 0x9E3779B97F4A7C15ull;
+
+static uint64_t next_random(void)
+{
+    /* xorshift64 */
+    rng_state ^= rng_state << 13;
+    rng_state ^= rng_state >> 7;
+    rng_state ^= rng_state << 17;
+    return rng_state;
+}
+
+/* The path eg_vtx_conv_init takes for each layout: plain 32-bit words for
+ * every 32-bit format it accepts, whole 8- / 16-bit integers for the
+ * byte-aligned integer formats, the general conversion for the rest. */
+static unsigned expected_path(const char *name)
+{
+    static const char *const words[] = { "FMT_32", "FMT_32_FLOAT", "FMT_32_32", "FMT_32_32_FLOAT",
+                                         "FMT_32_32_32", "FMT_32_32_32_FLOAT", "FMT_32_32_32_32",
+                                         "FMT_32_32_32_32_FLOAT" };
+    static const char *const units[] = { "FMT_8", "FMT_8_8", "FMT_8_8_8_8", "FMT_16", "FMT_16_16",
+                                         "FMT_16_16_16_16" };
+    for (size_t i = 0; i < sizeof words / sizeof words[0]; i++)
+        if (!strcmp(name, words[i]))
+            return EG_VTX_CONV_WORDS;
+    for (size_t i = 0; i < sizeof units / sizeof units[0]; i++)
+        if (!strcmp(name, units[i]))
+            return EG_VTX_CONV_UNITS;
+    return EG_VTX_CONV_GENERAL;
+}
+
+/* Every format of the table with every NUM_FORMAT (the reserved 3 too),
+ * FORMAT_COMP and SRF_MODE: eg_vtx_conv_init refuses exactly what
+ * eg_vtx_format_refusal refuses, takes the path expected_path names, and
+ * eg_vtx_conv_run gives eg_vtx_format_convert's bits for random elements
+ * and the ones at the ends of each range (zeros, all ones, 0x80 / 0x7F). */
+static void prepared_conversion_equals_the_general_one(void **state)
+{
+    (void)state;
+    size_t n;
+    const struct eg_vtx_format *t = eg_vtx_format_table(&n);
+    const struct eg_enum *df = eg_enum_find_name("SQ_DATA_FORMAT");
+    assert_non_null(df);
+    unsigned compared = 0, paths[3] = { 0 };
+    for (size_t i = 0; i < n; i++)
+        for (unsigned num = 0; num < 4; num++)
+            for (unsigned comp = USGN; comp <= SGN; comp++)
+                for (unsigned srf = CLAMP; srf <= NOZERO; srf++) {
+                    const struct eg_vtx_numfmt nf = { num, comp, srf };
+                    struct eg_vtx_conv cv;
+                    bool refused = eg_vtx_format_refusal_of(&t[i], num) != NULL;
+                    assert_int_equal(eg_vtx_conv_init(&cv, &t[i], &nf), refused ? -1 : 0);
+                    if (refused)
+                        continue;
+                    const char *name = eg_enum_value_name(df, t[i].data_format);
+                    assert_non_null(name);
+                    if (cv.path != expected_path(name))
+                        fail_msg("%s num %u: path %u, want %u", name, num, cv.path, expected_path(name));
+                    paths[cv.path]++;
+                    for (unsigned k = 0; k < 2000; k++) {
+                        uint8_t e[16];
+                        static const uint8_t ends[4] = { 0x00, 0xFF, 0x80, 0x7F };
+                        for (unsigned b = 0; b < 16; b++)
+                            e[b] = k < 4 ? ends[k] : k < 8 ? (b & 1 ? ends[k - 4] : 0) : (uint8_t)next_random();
+                        union eg_vec4 want, got;
+                        assert_int_equal(eg_vtx_format_convert(&t[i], &nf, e, &want), t[i].ncomp);
+                        memset(&got, 0xA5, sizeof got);
+                        eg_vtx_conv_run(&cv, e, &got);
+                        if (memcmp(&got, &want, sizeof got))
+                            fail_msg("%s num %u comp %u srf %u element %u: %08x %08x %08x %08x, want %08x %08x "
+                                     "%08x %08x", name, num, comp, srf, k, got.u[0], got.u[1], got.u[2], got.u[3],
+                                     want.u[0], want.u[1], want.u[2], want.u[3]);
+                        compared++;
+                    }
+                }
+    printf("prepared conversion: %u elements compared (pairs by path: %u general, %u words, %u units)\n", compared,
+           paths[EG_VTX_CONV_GENERAL], paths[EG_VTX_CONV_WORDS], paths[EG_VTX_CONV_UNITS]);
+    assert_true(paths[EG_VTX_CONV_WORDS] >= 8 && paths[EG_VTX_CONV_UNITS] >= 6 * 3 && paths[EG_VTX_CONV_GENERAL] > 0);
+}
+
 /* ---- vectors worked by hand --------------------------------------------- */
 
 static void convert(const char *name, unsigned num, unsigned comp, unsigned srf, const uint8_t *bytes,
@@ -314,6 +400,11 @@ static void convert(const char *name, unsigned num, unsigned comp, unsigned srf,
     const struct eg_vtx_numfmt nf = { num, comp, srf };
     const struct eg_vtx_format *f = eg_vtx_format_find(fmt_value(name));
     assert_true(eg_vtx_format_convert(f, &nf, bytes, out) > 0);
+    struct eg_vtx_conv cv;
+    union eg_vec4 prepared;
+    assert_int_equal(eg_vtx_conv_init(&cv, f, &nf), 0);
+    eg_vtx_conv_run(&cv, bytes, &prepared);
+    assert_memory_equal(&prepared, out, sizeof *out);
 }
 
 static void assert_f4(const union eg_vec4 *v, float x, float y, float z, float w)
@@ -378,6 +469,16 @@ static void hand_checked_vectors(void **state)
     assert_true(v.i[0] == -2 && v.u[1] == 0 && v.u[2] == 0 && v.u[3] == 1);
     convert("FMT_32_32", INT, SGN, CLAMP, (const uint8_t[]){ 0xFF, 0xFF, 0xFF, 0xFF, 5, 0, 0, 0 }, &v);
     assert_true(v.i[0] == -1 && v.u[1] == 5 && v.u[2] == 0 && v.u[3] == 1);
+    /* 32_32_32 SCALED: the integer bits (as Mesa's LDS-info constants are
+     * used), w an integer 1 */
+    convert("FMT_32_32_32", SCALED, USGN, CLAMP, (const uint8_t[]){ 7, 0, 0, 0, 0, 0, 0, 0x80, 0xFF, 0xFF, 0xFF, 0xFF },
+            &v);
+    assert_true(v.u[0] == 7 && v.u[1] == 0x80000000u && v.u[2] == 0xFFFFFFFFu && v.u[3] == 1);
+    /* 32_32_32_32_FLOAT: -0.0, a NaN with its payload, 1.5, the smallest
+     * denormal, each as stored (little-endian words) */
+    convert("FMT_32_32_32_32_FLOAT", NORM, SGN, CLAMP,
+            (const uint8_t[]){ 0, 0, 0, 0x80, 0x01, 0x02, 0xC0, 0x7F, 0, 0, 0xC0, 0x3F, 1, 0, 0, 0 }, &v);
+    assert_true(v.u[0] == 0x80000000u && v.u[1] == 0x7FC00201u && v.f[2] == 1.5f && v.u[3] == 1);
 }
 
 static void endian_swaps(void **state)
@@ -495,6 +596,7 @@ int main(void)
         cmocka_unit_test(every_isa_format_has_an_entry_and_only_mesas_are_fetched),
         cmocka_unit_test(three_component_8_and_16_bit_formats_are_refused_by_name),
         cmocka_unit_test(every_fetchable_format_and_number_format_follows_gl),
+        cmocka_unit_test(prepared_conversion_equals_the_general_one),
         cmocka_unit_test(hand_checked_vectors),
         cmocka_unit_test(endian_swaps),
         cmocka_unit_test(interpreter_applies_srf_mode_endian_and_dst_sel),

@@ -60,4 +60,38 @@ void eg_vtx_endian_swap(uint8_t *p, unsigned n, unsigned endian);
 int eg_vtx_format_convert(const struct eg_vtx_format *f, const struct eg_vtx_numfmt *nf, const uint8_t *bytes,
                           union eg_vec4 *out);
 
+/* A conversion prepared once for a format and number format (a fetch
+ * instruction over many vertices): eg_vtx_conv_run gives exactly what
+ * eg_vtx_format_convert gives.  Two layouts take a shorter way: every
+ * component a whole 32-bit word read as its bits (the 32-bit floats, and
+ * the 32-bit integers, which are fetched only as integers), and every
+ * component a whole 8- or 16-bit integer (FMT_8, 8_8, 8_8_8_8, 16, 16_16,
+ * 16_16_16_16); the rest go through eg_vtx_format_convert. */
+enum eg_vtx_conv_path {
+    EG_VTX_CONV_GENERAL,    /* eg_vtx_format_convert */
+    EG_VTX_CONV_WORDS,      /* 32-bit words, as they are */
+    EG_VTX_CONV_UNITS,      /* 8- or 16-bit integers */
+};
+enum eg_vtx_conv_op {       /* EG_VTX_CONV_UNITS: an integer c (sign-extended when SIGNED) becomes */
+    EG_VTX_OP_BITS,         /* its 32 bits (INT) */
+    EG_VTX_OP_SCALED,       /* (float)c */
+    EG_VTX_OP_UNORM,        /* c / (2^b - 1) */
+    EG_VTX_OP_SNORM,        /* max(c / (2^(b-1) - 1), -1) */
+    EG_VTX_OP_SNORM_NO_ZERO,/* (2c + 1) / (2^b - 1) */
+};
+struct eg_vtx_conv {
+    const struct eg_vtx_format *f;
+    struct eg_vtx_numfmt nf;
+    uint8_t path;           /* enum eg_vtx_conv_path */
+    uint8_t op;             /* enum eg_vtx_conv_op (UNITS) */
+    uint8_t ncomp, unit;    /* components, and bytes of each (UNITS: 1 or 2) */
+    bool is_signed;
+    double div;             /* NORM: the divisor of the op */
+    union eg_vec4 fill;     /* components ncomp..3: 0, w 1 (1.0, or 1 for integers) */
+};
+/* 0, or -1 (cv unusable) when eg_vtx_format_refusal refuses the pair. */
+int eg_vtx_conv_init(struct eg_vtx_conv *cv, const struct eg_vtx_format *f, const struct eg_vtx_numfmt *nf);
+/* One element (cv->f->bytes bytes, already endian-swapped) to four values. */
+void eg_vtx_conv_run(const struct eg_vtx_conv *cv, const uint8_t *bytes, union eg_vec4 *out);
+
 #endif

@@ -222,6 +222,19 @@ static double snorm(int64_t c, unsigned n, unsigned srf_mode)
     return v < -1.0 ? -1.0 : v;
 }
 
+/* The components a format lacks: 0, w 1 (an integer 1 when the fetch
+ * yields integers and the format has no float). */
+static union eg_vec4 missing(const struct eg_vtx_format *f, bool as_int)
+{
+    union eg_vec4 v;
+    v.u[0] = v.u[1] = v.u[2] = 0;
+    if (as_int && !f->float_mask)
+        v.u[3] = 1;
+    else
+        v.f[3] = 1.0f;
+    return v;
+}
+
 int eg_vtx_format_convert(const struct eg_vtx_format *f, const struct eg_vtx_numfmt *nf, const uint8_t *bytes,
                           union eg_vec4 *out)
 {
@@ -229,12 +242,7 @@ int eg_vtx_format_convert(const struct eg_vtx_format *f, const struct eg_vtx_num
         return -1;
     bool as_int = eg_vtx_fetch_int(f, nf->num_format);
     bool is_signed = nf->format_comp == V_SQ_FORMAT_COMP__SQ_FORMAT_COMP_SIGNED;
-    union eg_vec4 v;
-    v.u[0] = v.u[1] = v.u[2] = 0;
-    if (as_int && !f->float_mask)
-        v.u[3] = 1;
-    else
-        v.f[3] = 1.0f;
+    union eg_vec4 v = missing(f, as_int);
     for (unsigned c = 0; c < f->ncomp; c++) {
         unsigned n = f->bits[c];
         uint32_t raw = field(bytes, f->lo[c], n);
@@ -259,6 +267,88 @@ int eg_vtx_format_convert(const struct eg_vtx_format *f, const struct eg_vtx_num
     }
     *out = v;
     return f->ncomp;
+}
+
+/* Whether every component c of f is bits c * w .. c * w + w - 1, w = width. */
+static bool packed_units(const struct eg_vtx_format *f, unsigned width)
+{
+    for (unsigned c = 0; c < f->ncomp; c++)
+        if (f->bits[c] != width || f->lo[c] != c * width)
+            return false;
+    return f->ncomp > 0;
+}
+
+int eg_vtx_conv_init(struct eg_vtx_conv *cv, const struct eg_vtx_format *f, const struct eg_vtx_numfmt *nf)
+{
+    if (eg_vtx_format_refusal_of(f, nf->num_format))
+        return -1;
+    bool as_int = eg_vtx_fetch_int(f, nf->num_format);
+    unsigned all = (1u << f->ncomp) - 1u;
+    *cv = (struct eg_vtx_conv){ .f = f, .nf = *nf, .path = EG_VTX_CONV_GENERAL, .ncomp = f->ncomp,
+                                .is_signed = nf->format_comp == V_SQ_FORMAT_COMP__SQ_FORMAT_COMP_SIGNED,
+                                .fill = missing(f, as_int) };
+    /* 32-bit words: a float's bits as stored, an integer's (sign-extended
+     * to 32 bits: the same bits) when fetched as an integer */
+    if (packed_units(f, 32) && ((f->float_mask & all) == all || (!f->float_mask && as_int))) {
+        cv->path = EG_VTX_CONV_WORDS;
+        cv->unit = 4;
+        return 0;
+    }
+    if (f->float_mask || !(packed_units(f, 8) || packed_units(f, 16)))
+        return 0;
+    unsigned n = f->bits[0];
+    cv->path = EG_VTX_CONV_UNITS;
+    cv->unit = (uint8_t)(n / 8);
+    cv->div = ldexp(1.0, (int)n) - 1.0;
+    if (as_int)
+        cv->op = EG_VTX_OP_BITS;
+    else if (nf->num_format == V_SQ_NUM_FORMAT__SQ_NUM_FORMAT_SCALED)
+        cv->op = EG_VTX_OP_SCALED;
+    else if (!cv->is_signed)
+        cv->op = EG_VTX_OP_UNORM;
+    else if (nf->srf_mode == V_SQ_SRF_MODE__SRF_MODE_NO_ZERO)
+        cv->op = EG_VTX_OP_SNORM_NO_ZERO;
+    else {
+        cv->op = EG_VTX_OP_SNORM;
+        cv->div = ldexp(1.0, (int)n - 1) - 1.0;
+    }
+    return 0;
+}
+
+void eg_vtx_conv_run(const struct eg_vtx_conv *cv, const uint8_t *bytes, union eg_vec4 *out)
+{
+    if (cv->path == EG_VTX_CONV_GENERAL) {
+        eg_vtx_format_convert(cv->f, &cv->nf, bytes, out);
+        return;
+    }
+    union eg_vec4 v = cv->fill;
+    if (cv->path == EG_VTX_CONV_WORDS) {
+        for (unsigned c = 0; c < cv->ncomp; c++, bytes += 4)
+            v.u[c] = (uint32_t)bytes[0] | (uint32_t)bytes[1] << 8 | (uint32_t)bytes[2] << 16 |
+                     (uint32_t)bytes[3] << 24;
+        *out = v;
+        return;
+    }
+    for (unsigned c = 0; c < cv->ncomp; c++) {
+        int32_t s;
+        if (cv->unit == 1)
+            s = cv->is_signed ? (int8_t)bytes[c] : (int32_t)bytes[c];
+        else {
+            uint16_t raw = (uint16_t)(bytes[2 * c] | bytes[2 * c + 1] << 8);
+            s = cv->is_signed ? (int16_t)raw : (int32_t)raw;
+        }
+        switch (cv->op) {
+        case EG_VTX_OP_BITS: v.u[c] = (uint32_t)s; break;
+        case EG_VTX_OP_SCALED: v.f[c] = (float)s; break;
+        case EG_VTX_OP_UNORM: v.f[c] = (float)((double)s / cv->div); break;
+        case EG_VTX_OP_SNORM_NO_ZERO: v.f[c] = (float)((2.0 * (double)s + 1.0) / cv->div); break;
+        default: {
+            double x = (double)s / cv->div;
+            v.f[c] = (float)(x < -1.0 ? -1.0 : x);
+        }
+        }
+    }
+    *out = v;
 }
 
 /* The interpreter's older entry points (cedar/shader.h). */
