@@ -38,8 +38,8 @@ static void write_sel(union eg_vec4 *dst, const union eg_vec4 *v, const unsigned
 
 /* ---------------------------------------------------------------- VTX */
 
-int eg_exec_vtx(const struct eg_shader_env *env, union eg_vec4 *gpr, unsigned res_base, const uint32_t w[4],
-                char *msg, size_t msglen)
+int eg_vtx_prepare(const struct eg_shader_env *env, unsigned res_base, const uint32_t w[4], struct eg_vtx_prep *p,
+                   char *msg, size_t msglen)
 {
     unsigned inst = G_SQ_VTX_WORD0__VTX_INST(w[0]);
     if (inst != V_SQ_VTX_INST__FETCH && inst != V_SQ_VTX_INST__SEMANTIC) {
@@ -50,32 +50,35 @@ int eg_exec_vtx(const struct eg_shader_env *env, union eg_vec4 *gpr, unsigned re
         snprintf(msg, msglen, "unsupported relative GPR addressing in a vertex fetch");
         return -1;
     }
-    unsigned dst;
+    p->env = env;
+    p->writes = true;
     if (inst == V_SQ_VTX_INST__SEMANTIC) {
         unsigned id = G_SQ_VTX_WORD1_SEM__SEMANTIC_ID(w[1]);
         int entry = -1;
         for (int i = 0; i < 32 && entry < 0; i++)
             if ((env->vtx_semantic_valid >> i & 1u) && (env->vtx_semantic[i] & 0xFFu) == id)
                 entry = i;
-        if (entry < 0)
-            return 0;   /* no table entry: the fetch writes nothing */
-        dst = (unsigned)entry + 1;
+        if (entry < 0) {
+            p->writes = false;  /* no table entry: the fetch writes nothing */
+            return 0;
+        }
+        p->dst_gpr = (unsigned)entry + 1;
     } else {
-        dst = G_SQ_VTX_WORD1_GPR__DST_GPR(w[1]);
+        p->dst_gpr = G_SQ_VTX_WORD1_GPR__DST_GPR(w[1]);
     }
     if (!env->vtx_resource || !env->mem) {
         snprintf(msg, msglen, "vertex fetch without a resource callback or memory");
         return -1;
     }
-    unsigned res = res_base + G_SQ_VTX_WORD0__BUFFER_ID(w[0]);
+    p->res = res_base + G_SQ_VTX_WORD0__BUFFER_ID(w[0]);
     struct eg_vtx_resource r;
-    if (env->vtx_resource(env->ctx, res, &r, msg, msglen))
+    if (env->vtx_resource(env->ctx, p->res, &r, msg, msglen))
         return -1;
     unsigned fmt;
     struct eg_vtx_numfmt nf;
-    unsigned endian = G_SQ_VTX_WORD2__ENDIAN_SWAP(w[2]);
+    p->endian = G_SQ_VTX_WORD2__ENDIAN_SWAP(w[2]);
     if (G_SQ_VTX_WORD1_GPR__USE_CONST_FIELDS(w[1])) {
-        fmt = r.data_format, endian = r.endian_swap;
+        fmt = r.data_format, p->endian = r.endian_swap;
         nf = (struct eg_vtx_numfmt){ r.num_format, r.format_comp, r.srf_mode };
     } else {
         fmt = G_SQ_VTX_WORD1_GPR__DATA_FORMAT(w[1]);
@@ -88,30 +91,61 @@ int eg_exec_vtx(const struct eg_shader_env *env, union eg_vec4 *gpr, unsigned re
         const struct eg_enum *df = eg_enum_find_name("SQ_DATA_FORMAT"), *nm = eg_enum_find_name("SQ_NUM_FORMAT");
         const char *fn = df ? eg_enum_value_name(df, fmt) : NULL, *nn = nm ? eg_enum_value_name(nm, nf.num_format) : NULL;
         snprintf(msg, msglen, "vertex fetch of %s (%u) %s from resource %u cannot be fetched: %s", fn ? fn : "?", fmt,
-                 nn ? nn : "?", res, why);
+                 nn ? nn : "?", p->res, why);
         return -1;
     }
-    unsigned nbytes = vf->bytes;
-    uint32_t index = gpr[G_SQ_VTX_WORD0__SRC_GPR(w[0])].u[G_SQ_VTX_WORD0__SRC_SEL_X(w[0])];
-    uint64_t stride = G_SQ_VTX_WORD2__CONST_BUF_NO_STRIDE(w[2]) ? 0 : r.stride;
-    uint64_t off = (uint64_t)index * stride + G_SQ_VTX_WORD2__OFFSET(w[2]);
+    eg_vtx_conv_init(&p->cv, vf, &nf);
+    p->nbytes = vf->bytes;
+    p->src_gpr = G_SQ_VTX_WORD0__SRC_GPR(w[0]);
+    p->src_sel = G_SQ_VTX_WORD0__SRC_SEL_X(w[0]);
+    p->base = r.base;
+    p->size = r.size;
+    p->stride = G_SQ_VTX_WORD2__CONST_BUF_NO_STRIDE(w[2]) ? 0 : r.stride;
+    p->offset = G_SQ_VTX_WORD2__OFFSET(w[2]);
+    /* every element inside the resource is inside that buffer too, at the
+     * same distance from base (cedar/vc_hw.h: a range inside one buffer) */
+    p->host = vc_mem_ptr(env->mem, r.base, r.size);
+    p->sel[0] = G_SQ_VTX_WORD1_GPR__DST_SEL_X(w[1]);
+    p->sel[1] = G_SQ_VTX_WORD1_GPR__DST_SEL_Y(w[1]);
+    p->sel[2] = G_SQ_VTX_WORD1_GPR__DST_SEL_Z(w[1]);
+    p->sel[3] = G_SQ_VTX_WORD1_GPR__DST_SEL_W(w[1]);
+    p->int_one = eg_vtx_fetch_int(vf, nf.num_format);
+    return 0;
+}
+
+int eg_vtx_lane(const struct eg_vtx_prep *p, uint32_t index, union eg_vec4 *dst, char *msg, size_t msglen)
+{
+    uint64_t off = (uint64_t)index * p->stride + p->offset;
     union eg_vec4 v;
     uint8_t buf[16] = { 0 };    /* out of the buffer: zeros (w = 1) */
-    if (off + nbytes <= r.size) {
-        const uint8_t *p = vc_mem_ptr(env->mem, r.base + off, nbytes);
-        if (!p) {
-            snprintf(msg, msglen, "vertex fetch of resource %u at 0x%llx (%u bytes) is outside GPU memory", res,
-                     (unsigned long long)(r.base + off), nbytes);
+    const uint8_t *e = buf;
+    if (off + p->nbytes <= p->size) {
+        e = p->host ? p->host + off : vc_mem_ptr(p->env->mem, p->base + off, p->nbytes);
+        if (!e) {
+            snprintf(msg, msglen, "vertex fetch of resource %u at 0x%llx (%u bytes) is outside GPU memory", p->res,
+                     (unsigned long long)(p->base + off), p->nbytes);
             return -1;
         }
-        memcpy(buf, p, nbytes);
-        eg_vtx_endian_swap(buf, nbytes, endian);
+        if (p->endian != V_SQ_ENDIAN__ENDIAN_NONE) {
+            memcpy(buf, e, p->nbytes);
+            eg_vtx_endian_swap(buf, p->nbytes, p->endian);
+            e = buf;
+        }
     }
-    eg_vtx_format_convert(vf, &nf, buf, &v);
-    const unsigned sel[4] = { G_SQ_VTX_WORD1_GPR__DST_SEL_X(w[1]), G_SQ_VTX_WORD1_GPR__DST_SEL_Y(w[1]),
-                              G_SQ_VTX_WORD1_GPR__DST_SEL_Z(w[1]), G_SQ_VTX_WORD1_GPR__DST_SEL_W(w[1]) };
-    write_sel(&gpr[dst], &v, sel, eg_vtx_fetch_int(vf, nf.num_format));
+    eg_vtx_conv_run(&p->cv, e, &v);
+    write_sel(dst, &v, p->sel, p->int_one);
     return 0;
+}
+
+int eg_exec_vtx(const struct eg_shader_env *env, union eg_vec4 *gpr, unsigned res_base, const uint32_t w[4],
+                char *msg, size_t msglen)
+{
+    struct eg_vtx_prep p;
+    if (eg_vtx_prepare(env, res_base, w, &p, msg, msglen))
+        return -1;
+    if (!p.writes)
+        return 0;
+    return eg_vtx_lane(&p, gpr[p.src_gpr].u[p.src_sel], &gpr[p.dst_gpr], msg, msglen);
 }
 
 /* ---------------------------------------------------------------- scratch

@@ -7,6 +7,7 @@
 #include <stdint.h>
 
 #include "cedar/shader.h"
+#include "cedar/vtx_format.h"
 
 /* What one ALU instruction did besides its 32-bit result. */
 struct alu_effects {
@@ -80,6 +81,27 @@ float eg_mul_legacy(float a, float b);
  * with a reason in msg. */
 int eg_exec_vtx(const struct eg_shader_env *env, union eg_vec4 *gpr, unsigned res_base, const uint32_t w[4],
                 char *msg, size_t msglen);
+/* One VTX instruction decoded for a run over many lanes (fetch.c): its
+ * fields, the resource the callback gives for it (read once: the registers
+ * do not change inside a draw), the format's conversion prepared, and the
+ * resource's bytes when all of them lie in one buffer.  eg_vtx_prepare
+ * fills it from the instruction's words w (0, or -1 with the reason every
+ * lane's eg_exec_vtx would give), eg_vtx_lane runs it for one lane's index
+ * into that lane's destination register: eg_exec_vtx is the two. */
+struct eg_vtx_prep {
+    const struct eg_shader_env *env;
+    bool writes;                    /* false: a SEMANTIC fetch without a table entry (writes nothing) */
+    unsigned res, src_gpr, src_sel, dst_gpr;
+    uint64_t base, size, stride, offset;
+    unsigned nbytes, endian;
+    const uint8_t *host;            /* base's bytes, all size of them; NULL: looked up per element */
+    unsigned sel[4];                /* DST_SEL */
+    bool int_one;                   /* SEL ONE writes the integer 1 */
+    struct eg_vtx_conv cv;
+};
+int eg_vtx_prepare(const struct eg_shader_env *env, unsigned res_base, const uint32_t w[4], struct eg_vtx_prep *p,
+                   char *msg, size_t msglen);
+int eg_vtx_lane(const struct eg_vtx_prep *p, uint32_t index, union eg_vec4 *dst, char *msg, size_t msglen);
 /* Scratch memory: each lane's private elements of four dwords, written by
  * the CF instruction MEM_SCRATCH and read by a VTX-clause MEM instruction
  * with MEM_OP READ_SCRATCH (Mesa's spilled temporary arrays). */

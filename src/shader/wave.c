@@ -8,8 +8,8 @@
  * each group gets exactly what eg_run_ps_lanes (interp.c) gives it on its
  * own: the same per-lane steps (sources read before any write, PV / PS,
  * predicates, AR, KILL, the same eg_alu_eval / eg_alu_eval_group /
- * eg_exec_tex (as its halves eg_tex_prepare / eg_tex_lane) / eg_exec_vtx /
- * eg_export_lane calls) and the same flow
+ * eg_exec_tex (as its halves eg_tex_prepare / eg_tex_lane) / eg_exec_vtx
+ * (eg_vtx_prepare / eg_vtx_lane) / eg_export_lane calls) and the same flow
  * control (cf.c).  Flow control decides on "no lane left" (a jump, a
  * loop's next iteration, LOOP_BREAK's jump): where some groups of the wave
  * would decide one way and some the other, the wave splits (none() below),
@@ -87,6 +87,7 @@ struct eg_wave {
     unsigned scratch_hi;            /* elements 0 .. scratch_hi - 1 may be written in some lane */
     struct eg_tex_lod_memo lod_memo[N];     /* by the group's first lane */
     struct eg_tex_prep tex_prep;            /* the TEX instruction running (run_fetch_clause) */
+    struct eg_vtx_prep vtx_prep;            /* the VTX instruction running */
 };
 
 struct eg_wave *eg_wave_new(const struct eg_program *ps, const struct eg_shader_env *env)
@@ -609,11 +610,12 @@ static int scratch_read(struct eg_wave *w, const uint32_t words[4], uint64_t A)
 
 /* ---------------------------------------------------------------- fetch clauses */
 
-/* A TEX or VTX clause over the lanes A: each instruction through
- * eg_exec_tex / eg_exec_vtx for one lane at a time, on a copy of the two
- * registers it reads and writes (the words rewritten to name them R0, R1);
- * a TEX instruction prepared once (eg_tex_prepare), then eg_tex_lane for
- * each lane: what eg_exec_tex does for it. */
+/* A TEX or VTX clause over the lanes A: each instruction prepared once
+ * (eg_tex_prepare, eg_vtx_prepare), then run for one lane at a time: a TEX
+ * instruction through eg_tex_lane on a copy of the two registers it reads
+ * and writes (the words rewritten to name them R0, R1), a FETCH through
+ * eg_vtx_lane with the lane's index into its destination register: what
+ * eg_exec_tex / eg_exec_vtx do for the lane. */
 static int run_fetch_clause(void *ctx, struct eg_cf *c, bool tex, size_t addr, unsigned count, uint64_t A)
 {
     struct eg_wave *w = ctx;
@@ -653,31 +655,38 @@ static int run_fetch_clause(void *ctx, struct eg_cf *c, bool tex, size_t addr, u
             }
             if (G_SQ_VTX_WORD0__VTX_INST(ww[0]) != V_SQ_VTX_INST__FETCH)
                 return BAIL;    /* SEMANTIC: the interpreter */
-            sg = G_SQ_VTX_WORD0__SRC_GPR(ww[0]);
             dg = G_SQ_VTX_WORD1_GPR__DST_GPR(ww[1]);
-            ww[0] = (ww[0] & ~SQ_VTX_WORD0__SRC_GPR__MASK) | S_SQ_VTX_WORD0__SRC_GPR(0);
-            ww[1] = (ww[1] & ~SQ_VTX_WORD1_GPR__DST_GPR__MASK) | S_SQ_VTX_WORD1_GPR__DST_GPR(1);
+            if (dg + 1 > w->hw)
+                w->hw = dg + 1;
+            if (!A)
+                continue;       /* with no lane, nothing is read */
+            /* prepared once, then each lane's index into its register */
+            char msg[160];
+            struct eg_vtx_prep *p = &w->vtx_prep;
+            if (eg_vtx_prepare(w->env, res_base, ww, p, msg, sizeof msg))
+                return BAIL;
+            EACH_LANE(l, A) {
+                union eg_vec4 d;
+                get_reg(w, p->dst_gpr, l, &d);
+                if (eg_vtx_lane(p, w->gpr[p->src_gpr][p->src_sel][l], &d, msg, sizeof msg))
+                    return BAIL;
+                set_reg(w, p->dst_gpr, l, &d);
+            }
+            continue;
         }
         if (dg + 1 > w->hw)
             w->hw = dg + 1;
-        if (tex)
-            memset(w->lod_memo, 0, sizeof w->lod_memo);
+        memset(w->lod_memo, 0, sizeof w->lod_memo);
         EACH_LANE(l, A) {
             union eg_vec4 r[2];
             char msg[160];
             get_reg(w, sg, l, &r[0]);
             get_reg(w, dg, l, &r[1]);
-            int rc;
-            if (tex) {
-                /* a vertex wave's lanes are invocations on their own, as
-                 * interp.c runs another stage's lanes (no level-of-detail memo) */
-                unsigned q = l - l % w->group;
-                struct eg_tex_quad quad = { &src[q], w->group, l - q, w->grad[l], w->vs ? NULL : &w->lod_memo[q] };
-                rc = eg_tex_lane(&w->tex_prep, r, &quad, msg, sizeof msg);
-            } else {
-                rc = eg_exec_vtx(w->env, r, res_base, ww, msg, sizeof msg);
-            }
-            if (rc)
+            /* a vertex wave's lanes are invocations on their own, as
+             * interp.c runs another stage's lanes (no level-of-detail memo) */
+            unsigned q = l - l % w->group;
+            struct eg_tex_quad quad = { &src[q], w->group, l - q, w->grad[l], w->vs ? NULL : &w->lod_memo[q] };
+            if (eg_tex_lane(&w->tex_prep, r, &quad, msg, sizeof msg))
                 return BAIL;
             set_reg(w, dg, l, &r[1]);
         }
