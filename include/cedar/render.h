@@ -133,9 +133,10 @@ struct vc_shader_ops {
                   uint32_t index, uint32_t instance, struct vc_vertex_out *out,
                   struct vc_draw_err *err);
     /* Optional: the vertex stage for n vertices at once (index[i], all of
-     * `instance`), out[i] getting what `vertex` would give index[i].  0, or
-     * 1 when it did not (out then undefined): the caller runs them through
-     * `vertex`, which reports any fault. */
+     * `instance`), out[i] getting what `vertex` would give index[i], but
+     * for the parameters param_mask does not name, which it need not write
+     * (the renderer reads only those it names: spi_prim_inputs).  0, or 1 when it did not (out then undefined):
+     * the caller runs them through `vertex`, which reports any fault. */
     int (*vertices)(void *ctx, const uint32_t *index, unsigned n, uint32_t instance,
                     struct vc_vertex_out *const *out);
     /* Run the pixel stage for one pixel of a primitive. */

@@ -538,7 +538,9 @@ int eg_wave_run(struct eg_wave *w, const struct eg_ps_input *in, unsigned n, uns
  * when there is none) over a wave of n (1..EG_WAVE_MAX) vertices: lane l
  * starts as eg_run_vs starts one vertex (R0 = r0[l]: vertex id in x,
  * instance id in w; the other GPRs 0) and ends in out[l] with exactly
- * eg_run_vs's exports (stream-out exports skipped).  The same decoded ALU
+ * eg_run_vs's exports (stream-out exports skipped): its masks, and the
+ * positions and parameters they name (the others are left undefined, not
+ * cleared: a caller reads only what the masks name).  The same decoded ALU
  * clauses as a pixel wave (none in the fetch shader: those make the run
  * return 1).  0, or 1 when the vertices must be run through eg_run_vs
  * instead (it faults and says how, or it does what the wave does not); out

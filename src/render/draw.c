@@ -218,7 +218,6 @@ static void run_vertices(struct draw_ctx *d, struct cache_entry *const *e, const
     struct vc_vertex_out *out[EG_WAVE_MAX] = {0};
     for (unsigned l = 0; l < n; l++) {
         e[l]->valid = false;
-        memset(&e[l]->out, 0, sizeof e[l]->out);
         out[l] = &e[l]->out;
     }
     if (d->r->shaders.vertices(d->r->shaders.ctx, idx, n, instance, out))

@@ -620,7 +620,9 @@ static int begin(void *ctx, const struct vc_regs *regs, const struct vc_mem *mem
 }
 
 /* A vertex stage's exports as the renderer takes them (`what` and `index`
- * name the vertex when it exported no position). */
+ * name the vertex when it exported no position): every position, 0 where
+ * not exported, and the parameters param_mask names (the others are left
+ * as they were: see cedar/render.h, vertices). */
 static int vertex_out(const struct eg_vs_output *o, struct vc_vertex_out *out, const char *what, uint32_t index,
                       struct vc_draw_err *err)
 {
@@ -630,10 +632,13 @@ static int vertex_out(const struct eg_vs_output *o, struct vc_vertex_out *out, c
     for (unsigned k = 1; k < 4; k++)
         if ((o->pos_mask >> k) & 1u)
             memcpy(out->pos_extra[k - 1], o->pos[k].f, sizeof out->pos_extra[k - 1]);
+        else
+            memset(out->pos_extra[k - 1], 0, sizeof out->pos_extra[k - 1]);
     out->param_mask = o->param_mask;
-    for (unsigned n = 0; n < VC_RENDER_MAX_PARAMS; n++)
-        if ((o->param_mask >> n) & 1u)
-            memcpy(out->param[n], o->param[n].f, sizeof out->param[n]);
+    for (uint32_t m = o->param_mask & (uint32_t)((1ull << VC_RENDER_MAX_PARAMS) - 1); m; m &= m - 1) {
+        unsigned n = (unsigned)__builtin_ctz(m);
+        memcpy(out->param[n], o->param[n].f, sizeof out->param[n]);
+    }
     return 0;
 }
 

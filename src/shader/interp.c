@@ -636,57 +636,101 @@ static int run_gds_clause(struct machine *m, size_t addr, unsigned count)
 
 /* ---------------------------------------------------------------- exports */
 
-int eg_export_lane(bool is_ps, uint32_t w0, uint32_t w1, unsigned b, const union eg_vec4 *src,
-                   struct eg_ps_output *po, struct eg_vs_output *vo, char *why, size_t whylen)
+int eg_export_decode(bool is_ps, uint32_t w0, uint32_t w1, unsigned b, struct eg_export_target *t, char *why,
+                     size_t whylen)
 {
     unsigned type = G_SQ_CF_ALLOC_EXPORT_WORD0__TYPE(w0);
     unsigned a = G_SQ_CF_ALLOC_EXPORT_WORD0__ARRAY_BASE(w0) + b;
-    const unsigned sel[4] = { G_SQ_CF_ALLOC_EXPORT_WORD1_SWIZ__SEL_X(w1), G_SQ_CF_ALLOC_EXPORT_WORD1_SWIZ__SEL_Y(w1),
-                              G_SQ_CF_ALLOC_EXPORT_WORD1_SWIZ__SEL_Z(w1), G_SQ_CF_ALLOC_EXPORT_WORD1_SWIZ__SEL_W(w1) };
-    union eg_vec4 *dst;
+    t->sel[0] = G_SQ_CF_ALLOC_EXPORT_WORD1_SWIZ__SEL_X(w1);
+    t->sel[1] = G_SQ_CF_ALLOC_EXPORT_WORD1_SWIZ__SEL_Y(w1);
+    t->sel[2] = G_SQ_CF_ALLOC_EXPORT_WORD1_SWIZ__SEL_Z(w1);
+    t->sel[3] = G_SQ_CF_ALLOC_EXPORT_WORD1_SWIZ__SEL_W(w1);
+    t->xyzw = t->sel[0] == V_SQ_INST_SEL__X && t->sel[1] == V_SQ_INST_SEL__Y && t->sel[2] == V_SQ_INST_SEL__Z &&
+              t->sel[3] == V_SQ_INST_SEL__W;
     if (type == V_SQ_EXPORT_TYPE__POS && !is_ps && a >= V_SQ_EXPORT_ARRAY_BASE__POS0 &&
         a < V_SQ_EXPORT_ARRAY_BASE__POS0 + 4) {
-        dst = &vo->pos[a - V_SQ_EXPORT_ARRAY_BASE__POS0];
-        vo->pos_mask |= (uint8_t)(1u << (a - V_SQ_EXPORT_ARRAY_BASE__POS0));
+        t->kind = EG_EXPORT_POS;
+        t->index = a - V_SQ_EXPORT_ARRAY_BASE__POS0;
     } else if (type == V_SQ_EXPORT_TYPE__PARAM && !is_ps && a < V_SQ_EXPORT_ARRAY_BASE__PARAM_COUNT) {
-        dst = &vo->param[a];
-        vo->param_mask |= 1u << a;
+        t->kind = EG_EXPORT_PARAM;
+        t->index = a;
     } else if (type == V_SQ_EXPORT_TYPE__PIXEL && is_ps && a < V_SQ_EXPORT_ARRAY_BASE__PIXEL_MRT_COUNT) {
-        dst = &po->color[a];
-        po->color_mask |= (uint8_t)(1u << a);
+        t->kind = EG_EXPORT_COLOR;
+        t->index = a;
     } else if (type == V_SQ_EXPORT_TYPE__PIXEL && is_ps && a == V_SQ_EXPORT_ARRAY_BASE__PIXEL_Z) {
-        /* x the depth, y the stencil reference, z the sample mask (Mesa
-         * r600_shader.c / sfn_shader_fs.cpp export gl_FragStencilRefARB's
-         * integer as .y of ARRAY_BASE 61, gl_SampleMask's as .z, the depth
-         * as .x, each in its own export, the rest masked) */
-        if (sel[0] <= V_SQ_INST_SEL__W) {
-            po->depth = src->f[sel[0]];
-            po->depth_written = true;
-        }
-        if (sel[1] <= V_SQ_INST_SEL__W) {
-            po->stencil = src->u[sel[1]];
-            po->stencil_written = true;
-        }
-        if (sel[2] <= V_SQ_INST_SEL__W) {
-            po->mask = src->u[sel[2]];
-            po->mask_written = true;
-        }
-        return 0;
+        t->kind = EG_EXPORT_Z;
+        t->index = 0;
     } else {
         snprintf(why, whylen, "unsupported export: type %u array base %u in a %s", type, a,
                  is_ps ? "pixel shader" : "vertex shader");
         return -1;
     }
+    return 0;
+}
+
+void eg_export_apply(const struct eg_export_target *t, const union eg_vec4 *src, struct eg_ps_output *po,
+                     struct eg_vs_output *vo)
+{
+    union eg_vec4 *dst;
+    switch (t->kind) {
+    case EG_EXPORT_POS:
+        dst = &vo->pos[t->index];
+        if (!(vo->pos_mask >> t->index & 1u))
+            *dst = (union eg_vec4){ 0 };    /* the first export there: what it masks is 0 */
+        vo->pos_mask |= (uint8_t)(1u << t->index);
+        break;
+    case EG_EXPORT_PARAM:
+        dst = &vo->param[t->index];
+        if (!(vo->param_mask >> t->index & 1u))
+            *dst = (union eg_vec4){ 0 };
+        vo->param_mask |= 1u << t->index;
+        break;
+    case EG_EXPORT_COLOR:
+        dst = &po->color[t->index];
+        po->color_mask |= (uint8_t)(1u << t->index);
+        break;
+    default:
+        /* x the depth, y the stencil reference, z the sample mask (Mesa
+         * r600_shader.c / sfn_shader_fs.cpp export gl_FragStencilRefARB's
+         * integer as .y of ARRAY_BASE 61, gl_SampleMask's as .z, the depth
+         * as .x, each in its own export, the rest masked) */
+        if (t->sel[0] <= V_SQ_INST_SEL__W) {
+            po->depth = src->f[t->sel[0]];
+            po->depth_written = true;
+        }
+        if (t->sel[1] <= V_SQ_INST_SEL__W) {
+            po->stencil = src->u[t->sel[1]];
+            po->stencil_written = true;
+        }
+        if (t->sel[2] <= V_SQ_INST_SEL__W) {
+            po->mask = src->u[t->sel[2]];
+            po->mask_written = true;
+        }
+        return;
+    }
+    if (t->xyzw) {
+        *dst = *src;
+        return;
+    }
     for (int c = 0; c < 4; c++) {
-        switch (sel[c]) {
+        switch (t->sel[c]) {
         case V_SQ_INST_SEL__X: case V_SQ_INST_SEL__Y: case V_SQ_INST_SEL__Z: case V_SQ_INST_SEL__W:
-            dst->u[c] = src->u[sel[c]];
+            dst->u[c] = src->u[t->sel[c]];
             break;
         case V_SQ_INST_SEL__ZERO: dst->f[c] = 0.0f; break;
         case V_SQ_INST_SEL__ONE: dst->f[c] = 1.0f; break;
         default: break;     /* MASK: not written */
         }
     }
+}
+
+int eg_export_lane(bool is_ps, uint32_t w0, uint32_t w1, unsigned b, const union eg_vec4 *src,
+                   struct eg_ps_output *po, struct eg_vs_output *vo, char *why, size_t whylen)
+{
+    struct eg_export_target t;
+    if (eg_export_decode(is_ps, w0, w1, b, &t, why, whylen))
+        return -1;
+    eg_export_apply(&t, src, po, vo);
     return 0;
 }
 

@@ -69,6 +69,21 @@ int eg_alu_group_read(const uint32_t *dw, size_t *i, size_t end, struct eg_alu_g
  * src, into its output po or vo.  0, or -1 with the reason in why. */
 int eg_export_lane(bool is_ps, uint32_t w0, uint32_t w1, unsigned b, const union eg_vec4 *src,
                    struct eg_ps_output *po, struct eg_vs_output *vo, char *why, size_t whylen);
+/* eg_export_lane as its halves: the element's target decoded once (0, or
+ * -1 with the reason in why), then applied for each lane.  A POS or PARAM
+ * target's first export in a run (its mask bit not yet set) writes 0 to the
+ * components it masks, so the caller need clear only the masks. */
+enum eg_export_kind { EG_EXPORT_POS, EG_EXPORT_PARAM, EG_EXPORT_COLOR, EG_EXPORT_Z };
+struct eg_export_target {
+    unsigned kind;          /* enum eg_export_kind */
+    unsigned index;         /* position 0..3, parameter, colour target */
+    unsigned sel[4];        /* SEL_X..W */
+    bool xyzw;              /* SEL X, Y, Z, W: the register as it is */
+};
+int eg_export_decode(bool is_ps, uint32_t w0, uint32_t w1, unsigned b, struct eg_export_target *t, char *why,
+                     size_t whylen);
+void eg_export_apply(const struct eg_export_target *t, const union eg_vec4 *src, struct eg_ps_output *po,
+                     struct eg_vs_output *vo);
 
 /* The IEEE binary16 number in bits 0..15 of h (the bits above ignored). */
 float eg_half_to_float(uint32_t h);

@@ -714,13 +714,14 @@ static int run_export(void *ctx, struct eg_cf *c, uint32_t w0, uint32_t w1)
     for (unsigned b = 0; b <= G_SQ_CF_ALLOC_EXPORT_WORD1_SWIZ__BURST_COUNT(w1); b++) {
         if (gpr + b >= NGPR)
             return BAIL;
+        struct eg_export_target t;
+        char why[120];
+        if (eg_export_decode(!w->vs, w0, w1, b, &t, why, sizeof why))
+            return BAIL;
         EACH_LANE(l, c->active) {
             union eg_vec4 src;
-            char why[120];
             get_reg(w, gpr + b, l, &src);
-            if (eg_export_lane(!w->vs, w0, w1, b, &src, w->vs ? NULL : &w->out[l], w->vs ? &w->vs_out[l] : NULL, why,
-                               sizeof why))
-                return BAIL;
+            eg_export_apply(&t, &src, w->vs ? NULL : &w->out[l], w->vs ? &w->vs_out[l] : NULL);
         }
     }
     return 0;
@@ -847,7 +848,8 @@ int eg_wave_run_vs(struct eg_wave *w, const union eg_vec4 *r0, unsigned n, struc
     w->in = NULL;
     w->out = NULL;
     w->vs_out = out;
-    memset(out, 0, n * sizeof *out);
+    for (unsigned l = 0; l < n; l++)
+        out[l].pos_mask = 0, out[l].param_mask = 0;   /* each export's first write clears the rest */
     unsigned top = w->hw > 2 ? w->hw : 2;
     memset(w->gpr, 0, (size_t)top * sizeof w->gpr[0]);
     w->hw = top;
