@@ -512,10 +512,12 @@ static void *mem_ptr(void *ctx, uint64_t addr, uint64_t len)
 
 static const struct vc_mem mem = { .ctx = NULL, .ptr = mem_ptr };
 
+static uint64_t res_size = sizeof vram;   /* the resource's SIZE + 1 */
+
 static int vtx_res(void *c, unsigned res, struct eg_vtx_resource *out, char *msg, size_t len)
 {
     (void)c, (void)msg, (void)len, (void)res;
-    *out = (struct eg_vtx_resource){ .base = VB_ADDR, .size = sizeof vram, .stride = 16 };
+    *out = (struct eg_vtx_resource){ .base = VB_ADDR, .size = res_size, .stride = 16 };
     return 0;
 }
 
@@ -590,6 +592,42 @@ static void interpreter_applies_srf_mode_endian_and_dst_sel(void **state)
     assert_non_null(strstr(err.msg, "SQ_NUM_FORMAT_NORM"));
 }
 
+/* A resource larger than the buffer under it (the fetch cannot take the
+ * whole resource's bytes at once): an element inside the buffer reads as
+ * it does when the resource fits, one past the buffer but inside the
+ * resource is a fault naming its address, one past the resource reads as
+ * zero bytes. */
+static void resource_larger_than_its_buffer(void **state)
+{
+    (void)state;
+    memset(vram, 0, sizeof vram);
+    const float nine[4] = { 9, 9, 9, 9 };
+    memcpy(vram + 64, nine, 16);
+    const float v3[4] = { 1.5f, -2.0f, 0.25f, 8.0f };
+    memcpy(vram + 48, v3, 16);
+    struct eg_vtx v = { .inst = V_SQ_VTX_INST__FETCH, .fetch_type = V_SQ_VTX_FETCH_TYPE__VERTEX_DATA, .dst_gpr = 1,
+                        .mega_fetch_count = 15, .data_format = V_SQ_DATA_FORMAT__FMT_32_32_32_32_FLOAT,
+                        .dst_sel = { 0, 1, 2, 3 } };
+    union eg_vec4 o;
+    struct eg_shader_err err;
+    for (int big = 0; big < 2; big++) {
+        res_size = big ? 4096 : sizeof vram;
+        if (run_fetch(&v, 3, &o, &err))
+            fail_msg("%s", err.msg);
+        assert_f4(&o, 1.5f, -2.0f, 0.25f, 8.0f);
+    }
+    /* vertex 100: byte 1600, inside the 4096-byte resource, past vram */
+    assert_int_equal(run_fetch(&v, 100, &o, &err), -1);
+    assert_non_null(strstr(err.msg, "outside GPU memory"));
+    assert_non_null(strstr(err.msg, "0x200640"));
+    /* vertex 300: byte 4800, past the resource: zero bytes, all four
+     * components of the format */
+    if (run_fetch(&v, 300, &o, &err))
+        fail_msg("%s", err.msg);
+    assert_f4(&o, 0.0f, 0.0f, 0.0f, 0.0f);
+    res_size = sizeof vram;
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -600,6 +638,7 @@ int main(void)
         cmocka_unit_test(hand_checked_vectors),
         cmocka_unit_test(endian_swaps),
         cmocka_unit_test(interpreter_applies_srf_mode_endian_and_dst_sel),
+        cmocka_unit_test(resource_larger_than_its_buffer),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -2,8 +2,8 @@
  *
  * Modelled: VTX FETCH / SEMANTIC with the instruction's or the resource's
  * format, offset, stride, endian swap (the formats and their conversion:
- * vtx_format.c); an element past the resource's size reads as 0 (w as 1),
- * as the hardware's range check does.
+ * vtx_format.c); an element past the resource's size reads as zero bytes
+ * (a w the format lacks is 1), as the hardware's range check does.
  * TEX: see the TEX section below. */
 #include <math.h>
 #include <stdio.h>
@@ -117,7 +117,7 @@ int eg_vtx_lane(const struct eg_vtx_prep *p, uint32_t index, union eg_vec4 *dst,
 {
     uint64_t off = (uint64_t)index * p->stride + p->offset;
     union eg_vec4 v;
-    uint8_t buf[16] = { 0 };    /* out of the buffer: zeros (w = 1) */
+    uint8_t buf[16] = { 0 };    /* out of the resource: zero bytes */
     const uint8_t *e = buf;
     if (off + p->nbytes <= p->size) {
         e = p->host ? p->host + off : vc_mem_ptr(p->env->mem, p->base + off, p->nbytes);
