@@ -16,7 +16,6 @@
 #include "gs.h"
 #include "tess.h"
 #include "interp.h"
-#include "prim_queue.h"
 #include "render_priv.h"
 #include "workers.h"
 
@@ -97,11 +96,6 @@ struct draw_ctx {
     bool threads_set_up;           /* setup_threads ran (at the first large primitive) */
     struct worker *workers;
     unsigned rows_claimed;         /* the threads' shared rs_state.row_next */
-    /* a draw of many primitives: those below the threads' threshold wait
-     * in queue, and the threads take a full one by block rows while this
-     * thread fills the other (queue_submit); inflight: the one they draw */
-    struct prim_queue *queue, *spare, *inflight;
-    unsigned groups_claimed;       /* of inflight's row groups (queue_share) */
     const struct rs_vertex *pair;  /* CB_RESOLVE quad: the second half (rs_pair) */
     unsigned npending;
     /* early Z (shade_block): the block's depth and stencil results, found
@@ -152,8 +146,6 @@ void vc_render_free(struct vc_render *r)
     free(r->draw_kept);
     free(r->cache_kept);
     free(r->carry_kept);
-    prim_queue_free(r->queue_kept[0]);
-    prim_queue_free(r->queue_kept[1]);
     free(r);
 }
 
@@ -1008,8 +1000,6 @@ struct worker {
     struct vc_draw_err err;
     const struct rs_vertex *v;
     int rc;
-    struct vc_prim_inputs *slot;   /* its carried primitives' inputs (queue_share), EG_PS_BATCH_MAX */
-    const struct prim_queue *queue; /* the one it draws (queue_share) */
 };
 
 #define MAX_THREADS RENDER_WORKERS_MAX
@@ -1085,29 +1075,11 @@ static void z_plane(struct draw_ctx *d, const struct rs_vertex v[3])
 }
 
 static void setup_threads(struct draw_ctx *d);
-static int queue_prim(struct draw_ctx *d, const struct rs_vertex v[3]);
-static int queue_run(struct draw_ctx *d);
-static int queue_wait(struct draw_ctx *d);
-static int queue_submit(struct draw_ctx *d);
-
-/* The threads' results after a share: counters into d, the first error. */
-static int merge_workers(struct draw_ctx *d)
-{
-    int rc = 0;
-    for (unsigned i = 0; i < d->nthreads; i++) {
-        merge_stats(&d->stats, &d->workers[i].d.stats);
-        d->db.zpass += d->workers[i].d.db.zpass;
-        if (d->workers[i].rc && rc == 0) {
-            rc = d->workers[i].rc;
-            *d->err = d->workers[i].err;
-        }
-    }
-    return rc;
-}
 
 static int raster_sub(struct draw_ctx *d, const struct rs_vertex v[3])
 {
     d->r->stats.primitives++;
+    z_plane(d, v);
     int64_t minx = v[0].x, maxx = v[0].x, miny = v[0].y, maxy = v[0].y;
     for (int k = 1; k < 3; k++) {
         minx = v[k].x < minx ? v[k].x : minx;
@@ -1117,16 +1089,8 @@ static int raster_sub(struct draw_ctx *d, const struct rs_vertex v[3])
     }
     /* window coordinates are 1/4096 pixel (raster.c's grid) */
     double area = (double)(maxx - minx) / 4096.0 * (double)(maxy - miny) / 4096.0;
-    if (area < (d->ps_heavy ? THREAD_MIN_PIXELS_HEAVY : THREAD_MIN_PIXELS)) {
-        if (d->queue)
-            return queue_prim(d, v);
-        z_plane(d, v);
+    if (area < (d->ps_heavy ? THREAD_MIN_PIXELS_HEAVY : THREAD_MIN_PIXELS))
         return raster_one(d, v);
-    }
-    /* the queued primitives first (they come before it) */
-    if (queue_run(d))
-        return -1;
-    z_plane(d, v);
     if (!d->threads_set_up) {   /* the draw's first primitive large enough */
         setup_threads(d);
         d->threads_set_up = true;
@@ -1146,172 +1110,24 @@ static int raster_sub(struct draw_ctx *d, const struct rs_vertex v[3])
         w->rc = 0;
     }
     render_workers_run(&d->r->workers, n, worker_share, d);
-    return merge_workers(d);
-}
-
-/* ---- queued primitives ----------------------------------------------------------- */
-
-/* A draw of QUEUE_MIN_VERTICES or more shares its small primitives among the
- * threads too: each waits in the queue as raster_sub takes it.  A full queue
- * goes to the pool's threads while this thread runs the vertex stage and
- * set-up of the next primitives into the other queue, and joins them when
- * that one is full too (or before a primitive the threads share by claimed
- * rows, or at the draw's end).  The queue's work is in QUEUE_ROW_GROUPS
- * groups: group g is every queued primitive's block rows k (y / 8) with
- * k mod QUEUE_ROW_GROUPS == g, taken by one thread, in draw order.  A pixel
- * is one thread's and its primitives come to that thread in draw order, so
- * every byte is the one thread's (test_render_block_path,
- * carried_pixels_match_pixels: against the interpreter pixel by pixel, on 1
- * and 3 threads). */
-#define QUEUE_MIN_VERTICES 256
-#define QUEUE_ROW_GROUPS 8
-
-/* The block rows a sub-triangle can touch, first and last: its vertices'
- * extent and a pixel more each way (a sample is less than a pixel from its
- * pixel's centre; raster.c's grid of 4096 a pixel). */
-static void prim_rows(const struct rs_vertex v[3], int *row0, int *row1)
-{
-    int64_t miny = v[0].y, maxy = v[0].y;
-    for (int k = 1; k < 3; k++) {
-        miny = v[k].y < miny ? v[k].y : miny;
-        maxy = v[k].y > maxy ? v[k].y : maxy;
-    }
-    *row0 = (int)(((miny >> 12) - 1) >> 3);
-    *row1 = (int)(((maxy >> 12) + 1) >> 3);
-}
-
-/* Whether rows row0 .. row1 hold one k with k mod n == i. */
-static bool rows_of_thread(int row0, int row1, unsigned i, unsigned n)
-{
-    int ahead = ((int)i - row0) % (int)n;
-    return row0 + (ahead < 0 ? ahead + (int)n : ahead) <= row1;
-}
-
-static int queue_prim(struct draw_ctx *d, const struct rs_vertex v[3])
-{
-    struct queued_prim p;
-    memcpy(p.v, v, sizeof p.v);
-    memcpy(p.m, d->m, sizeof p.m);
-    memcpy(p.ms, d->ms, sizeof p.ms);
-    memcpy(p.sub_inv_w, d->sub_inv_w, sizeof p.sub_inv_w);
-    memcpy(p.prim_inv_w, d->prim_inv_w, sizeof p.prim_inv_w);
-    p.m_identity = d->m_identity;
-    p.serial = d->prim_serial;
-    prim_rows(v, &p.row0, &p.row1);
-    if (prim_queue_push(d->queue, &p, &d->prim) == 0)
-        return 0;
-    /* full: the threads take what waits, and it waits in the other */
-    if (queue_submit(d))
-        return -1;
-    if (prim_queue_push(d->queue, &p, &d->prim) == 0)
-        return 0;
-    /* out of memory for its inputs: drawn here, after the threads' */
-    if (queue_wait(d))
-        return -1;
-    z_plane(d, v);
-    return raster_one(d, v);
-}
-
-/* A queued primitive drawn by a thread's context c: its state as raster_sub
- * had it, then the scan. */
-static int queued_raster(struct draw_ctx *c, const struct prim_queue *q, const struct queued_prim *p)
-{
-    if (c->prim_serial != p->serial) {
-        prim_queue_inputs(q, p, &c->prim);
-        c->prim_serial = p->serial;
-    }
-    memcpy(c->m, p->m, sizeof c->m);
-    memcpy(c->ms, p->ms, sizeof c->ms);
-    memcpy(c->sub_inv_w, p->sub_inv_w, sizeof c->sub_inv_w);
-    memcpy(c->prim_inv_w, p->prim_inv_w, sizeof c->prim_inv_w);
-    c->m_identity = p->m_identity;
-    z_plane(c, p->v);
-    return raster_one(c, p->v);
-}
-
-/* A thread's share of the queue: the row groups it claims, each one's rows
- * of every primitive in order, its pixels carried across them as one thread
- * carries them. */
-static void queue_share(void *arg, unsigned share)
-{
-    struct draw_ctx *d = arg;   /* its workers and groups_claimed only: the drawing thread goes on with d */
-    struct worker *w = &d->workers[share - 1];   /* shares 1 .. n: the pool's, then the drawing thread's */
-    struct draw_ctx *c = &w->d;
-    const struct prim_queue *q = w->queue;
-    for (;;) {
-        unsigned g = __atomic_fetch_add(&d->groups_claimed, 1u, __ATOMIC_RELAXED);
-        if (g >= QUEUE_ROW_GROUPS || w->rc)
-            break;
-        c->rs.row_first = g;
-        for (unsigned k = 0; k < q->n && !w->rc; k++) {
-            const struct queued_prim *p = &q->prim[k];
-            if (rows_of_thread(p->row0, p->row1, g, QUEUE_ROW_GROUPS))
-                w->rc = queued_raster(c, q, p);
+    int rc = 0;
+    for (unsigned i = 0; i < n; i++) {
+        merge_stats(&d->stats, &d->workers[i].d.stats);
+        d->db.zpass += d->workers[i].d.db.zpass;
+        if (d->workers[i].rc && rc == 0) {
+            rc = d->workers[i].rc;
+            *d->err = d->workers[i].err;
         }
     }
-    if (c->npending && !w->rc)
-        w->rc = flush_pending(c);
-}
-
-
-/* The queue the threads draw, done: their counters and first error. */
-static int queue_wait(struct draw_ctx *d)
-{
-    if (!d->inflight)
-        return 0;
-    queue_share(d, d->nthreads);   /* the groups no thread has claimed yet */
-    render_workers_wait(d->r->workers);
-    prim_queue_clear(d->inflight);
-    d->inflight = NULL;
-    return merge_workers(d);
-}
-
-/* The queue to the threads (after the one they draw), and the other one
- * to fill. */
-static int queue_submit(struct draw_ctx *d)
-{
-    if (queue_wait(d))
-        return -1;
-    /* this thread's carried pixels came before (a primitive drawn here) */
-    if (d->npending && flush_pending(d))
-        return -1;
-    unsigned n = d->nthreads;
-    for (unsigned i = 0; i < n; i++) {
-        struct worker *w = &d->workers[i];
-        worker_ctx(d, w);
-        w->d.rs.row_next = NULL;
-        w->d.rs.row_stride = QUEUE_ROW_GROUPS;
-        w->d.slot = w->slot;
-        w->d.carry = d->carry && w->slot;
-        w->d.prim_serial = 0;   /* no primitive's inputs loaded yet (serials start at 1) */
-        w->rc = 0;
-        w->queue = d->queue;
-    }
-    d->inflight = d->queue;
-    d->queue = d->spare;
-    d->spare = d->inflight;
-    d->groups_claimed = 0;
-    /* shares 1 .. n - 1 on the pool's threads; share n, this thread's, in queue_wait */
-    render_workers_start(&d->r->workers, n, queue_share, d);
-    return 0;
-}
-
-/* Every queued primitive drawn (nothing queued: nothing). */
-static int queue_run(struct draw_ctx *d)
-{
-    if (d->queue && d->queue->n && queue_submit(d))
-        return -1;
-    return queue_wait(d);
+    return rc;
 }
 
 static void free_threads(struct draw_ctx *d, unsigned n)
 {
     if (!d->workers)
         return;
-    for (unsigned i = 0; i < n; i++) {
+    for (unsigned i = 0; i < n; i++)
         render_shade_lanes_free(d->workers[i].d.lanes);
-        free(d->workers[i].slot);
-    }
     free(d->workers);
     d->workers = NULL;
     d->nthreads = 0;
@@ -1335,9 +1151,6 @@ static void setup_threads(struct draw_ctx *d)
             free_threads(d, i);
             return;
         }
-        /* room for the pixels it carries across queued primitives (none: it carries none) */
-        if (d->queue && d->carry)
-            d->workers[i].slot = malloc(EG_PS_BATCH_MAX * sizeof *d->workers[i].slot);
     }
     d->nthreads = n;
 }
@@ -1823,33 +1636,11 @@ int vc_render_draw(struct vc_render *r, const struct vc_regs *regs, const struct
             }
         }
     }
-    /* many primitives: the small ones wait for the threads (queue_run) */
-    if (kept && d->mode == V_CB_MODE__CB_NORMAL && d->shading && d->lanes &&
-        (uint64_t)draw->num_indices * (draw->num_instances ? draw->num_instances : 1) >= QUEUE_MIN_VERTICES &&
-        draw_threads(r) > 1) {
-        for (int k = 0; k < 2; k++)
-            if (!r->queue_kept[k])
-                r->queue_kept[k] = prim_queue_new();
-        d->queue = r->queue_kept[0] && r->queue_kept[1] ? r->queue_kept[0] : NULL;
-        d->spare = r->queue_kept[1];
-        if (d->queue) {
-            prim_queue_clear(d->queue);
-            prim_queue_clear(d->spare);
-            setup_threads(d);
-            d->threads_set_up = true;
-            if (d->nthreads < 2)
-                d->queue = NULL;
-        }
-    }
     struct vgt_counts vc;
     rc = tess_enabled(regs) ? tess_draw(r, &ts, regs, mem, draw, draw_prim, d, &vc, err)   /* with or without a GS */
          : gs_enabled(regs)   ? gs_draw(r, regs, mem, draw, draw_prim, d, &vc, err)
          : r->shaders.vertices ? vgt_run_batched(regs, mem, draw, on_prim, on_vertices, VERTEX_CACHE, d, &vc, err)
                               : vgt_run(regs, mem, draw, on_prim, d, &vc, err);
-    if (rc == 0)
-        rc = queue_run(d);       /* the last small primitives */
-    else
-        queue_wait(d);           /* the threads idle before their contexts go */
     if (rc == 0 && d->npending)
         rc = flush_pending(d);   /* the last primitives' carried pixels */
     r->stats.ia_vertices += vc.ia_vertices;

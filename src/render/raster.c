@@ -352,8 +352,7 @@ static bool mask_full(const struct rs_state *s, uint32_t all)
 /* The next block row [gy, gy + 8) to scan: rows are claimed from the
  * shared counter *row_next when the rows are split among threads (one row
  * per claim, so a thread the machine holds up takes fewer), else the one
- * after *gy (start with *gy = base - 8), or the first of this thread's
- * fixed share after it (row_stride).  false: no more below py1. */
+ * after *gy (start with *gy = base - 8).  false: no more below py1. */
 static inline bool next_row(const struct rs_state *s, int base, int py1, int *gy)
 {
     if (s->row_next) {
@@ -361,11 +360,6 @@ static inline bool next_row(const struct rs_state *s, int base, int py1, int *gy
         *gy = base + (int)k * BLOCK;
     } else {
         *gy += BLOCK;
-        if (s->row_stride > 1) {
-            /* on to the next row of this thread's (rows on the grid: gy / BLOCK exact) */
-            int n = (int)s->row_stride, ahead = ((int)s->row_first - *gy / BLOCK) % n;
-            *gy += (ahead < 0 ? ahead + n : ahead) * BLOCK;
-        }
     }
     return *gy < py1;
 }

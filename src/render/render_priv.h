@@ -34,7 +34,6 @@ struct vc_render {
     struct draw_ctx *draw_kept;
     struct cache_entry *cache_kept;
     struct vc_prim_inputs *carry_kept;  /* its carried primitives' inputs (EG_PS_BATCH_MAX) */
-    struct prim_queue *queue_kept[2];   /* its small primitives for the threads (draw.c queue_submit) */
     bool draw_kept_busy;
     bool block_path_off;         /* vc_render_set_block_path(false): blocks pixel by pixel */
 };
@@ -412,10 +411,6 @@ struct rs_state {
      * a primitive claim its rows one at a time from this counter, which
      * starts at 0 (its first row). */
     unsigned *row_next;
-    /* row_stride > 1 (and no row_next): only the block rows k = y / 8 with
-     * k mod row_stride == row_first are scanned, a thread's fixed share of
-     * every primitive of a draw (draw.c's queued primitives) */
-    unsigned row_stride, row_first;
 };
 
 int rs_state_init(struct rs_state *s, const struct vc_regs *regs, struct vc_draw_err *err);

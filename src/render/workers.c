@@ -80,11 +80,12 @@ static struct render_workers *pool_new(void)
     return w;
 }
 
-/* Posts shares 1 .. n-1 of job to the pool's threads (started here when
- * missing) and returns how many of them a thread took: shares 1 ..
- * threaded; the others are the caller's to run. */
-static unsigned post(struct render_workers **pool, unsigned n, void (*job)(void *arg, unsigned i), void *arg)
+void render_workers_run(struct render_workers **pool, unsigned n, void (*job)(void *arg, unsigned i), void *arg)
 {
+    if (n == 0)
+        return;
+    if (n > RENDER_WORKERS_MAX)
+        n = RENDER_WORKERS_MAX;
     /* A child of fork has none of its parent's threads (and maybe a copy of
      * a held lock): it starts a pool of its own; the copy is left alone. */
     if (*pool && (*pool)->owner != getpid())
@@ -113,42 +114,15 @@ static unsigned post(struct render_workers **pool, unsigned n, void (*job)(void 
         pthread_cond_broadcast(&w->start);
         pthread_mutex_unlock(&w->lock);
     }
-    return threaded;
-}
-
-void render_workers_run(struct render_workers **pool, unsigned n, void (*job)(void *arg, unsigned i), void *arg)
-{
-    if (n == 0)
-        return;
-    if (n > RENDER_WORKERS_MAX)
-        n = RENDER_WORKERS_MAX;
-    unsigned threaded = post(pool, n, job, arg);
     job(arg, 0);
     for (unsigned i = threaded + 1; i < n; i++)
         job(arg, i);
-    if (threaded)
-        render_workers_wait(*pool);
-}
-
-void render_workers_start(struct render_workers **pool, unsigned n, void (*job)(void *arg, unsigned i), void *arg)
-{
-    if (n > RENDER_WORKERS_MAX)
-        n = RENDER_WORKERS_MAX;
-    if (n < 2)
-        return;
-    unsigned threaded = post(pool, n, job, arg);
-    for (unsigned i = threaded + 1; i < n; i++)
-        job(arg, i);
-}
-
-void render_workers_wait(struct render_workers *w)
-{
-    if (!w)
-        return;
-    pthread_mutex_lock(&w->lock);
-    while (w->pending)
-        pthread_cond_wait(&w->done, &w->lock);
-    pthread_mutex_unlock(&w->lock);
+    if (threaded) {
+        pthread_mutex_lock(&w->lock);
+        while (w->pending)
+            pthread_cond_wait(&w->done, &w->lock);
+        pthread_mutex_unlock(&w->lock);
+    }
 }
 
 void render_workers_free(struct render_workers *w)

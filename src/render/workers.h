@@ -14,14 +14,6 @@ struct render_workers;
 #define RENDER_WORKERS_MAX 8
 void render_workers_run(struct render_workers **pool, unsigned n, void (*job)(void *arg, unsigned i), void *arg);
 
-/* Shares 1 .. n-1 of job (no share 0) on the pool's threads, returning at
- * once: the caller works on meanwhile.  Shares whose thread cannot be
- * started run on the caller here, before it returns.  One job in flight
- * per pool: render_workers_wait, which returns when every posted share
- * has, before the next _run or _start. */
-void render_workers_start(struct render_workers **pool, unsigned n, void (*job)(void *arg, unsigned i), void *arg);
-void render_workers_wait(struct render_workers *pool);
-
 /* Stops and joins the threads. */
 void render_workers_free(struct render_workers *pool);
 
