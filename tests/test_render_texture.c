@@ -885,7 +885,7 @@ static void unit_texels_through_kept_runs(void **state)
     test_rand_seed(0x7e1f);
     const enum cedar_array_mode modes[2] = { CEDAR_MODE_1D_THIN, CEDAR_MODE_2D_THIN };
     const unsigned sizes[][3] = { { 200, 150, 1 }, { 37, 21, 3 }, { 64, 64, 2 } };  /* w, h, layers */
-    unsigned checked = 0;
+    unsigned checked = 0, many_readers = 0;
     for (unsigned m = 0; m < 2; m++)
         for (unsigned bpe = 1; bpe <= 16; bpe *= 2)
             for (unsigned z = 0; z < sizeof sizes / sizeof sizes[0]; z++) {
@@ -964,6 +964,46 @@ static void unit_texels_through_kept_runs(void **state)
                             checked++;
                         }
                     }
+                    /* read_many (a reader with kept runs: the tiled
+                     * layouts): the same texels, 1..64 at a time, in the
+                     * shuffled order; one past the view in a batch: declined */
+                    if (rd.read_many) {
+                        many_readers++;
+                        for (size_t i = 0; i < count;) {
+                            unsigned nb = 1 + (unsigned)(test_rand() % EG_TEX_READ_MANY_MAX);
+                            if (nb > count - i)
+                                nb = (unsigned)(count - i);
+                            int32_t bx[EG_TEX_READ_MANY_MAX], by[EG_TEX_READ_MANY_MAX], bz[EG_TEX_READ_MANY_MAX];
+                            union eg_vec4 bout[EG_TEX_READ_MANY_MAX];
+                            for (unsigned k = 0; k < nb; k++) {
+                                uint32_t o = order[i + k];
+                                bx[k] = (int32_t)(o % w), by[k] = (int32_t)(o / w % h), bz[k] = (int32_t)(o / w / h);
+                            }
+                            assert_int_equal(rd.read_many(rd.ctx, nb, bx, by, bz, bout), 0);
+                            for (unsigned k = 0; k < nb; k++) {
+                                union eg_vec4 one;
+                                char msg[200];
+                                if (tex_unit_texel(e.unit, 5, bx[k], by[k], bz[k], 0, &one, msg, sizeof msg))
+                                    fail_msg("%s", msg);
+                                if (memcmp(&one, &bout[k], sizeof one))
+                                    fail_msg("%s %ux%ux%u, %u bytes, draw %u: read_many's texel (%d, %d, %d) differs",
+                                             cedar_array_mode_name(s.mode), w, h, layers, bpe, draw, bx[k], by[k],
+                                             bz[k]);
+                            }
+                            if (nb > 1) {
+                                unsigned k = (unsigned)(test_rand() % nb);
+                                int32_t keep = bx[k];
+                                bx[k] = (int32_t)w;
+                                assert_int_equal(rd.read_many(rd.ctx, nb, bx, by, bz, bout), 1);
+                                bx[k] = keep;
+                                keep = bz[k];
+                                bz[k] = (int32_t)n;
+                                assert_int_equal(rd.read_many(rd.ctx, nb, bx, by, bz, bout), 1);
+                                bz[k] = keep;
+                            }
+                            i += nb;
+                        }
+                    }
                     free(order);
                     /* past the view: the reader faults as the unit does */
                     const int past[][4] = { { (int)w, 0, 0, 0 }, { 0, (int)h, 0, 0 }, { 0, 0, (int)n, 0 },
@@ -985,6 +1025,7 @@ static void unit_texels_through_kept_runs(void **state)
                 free(lin);
             }
     assert_true(checked > 2000000);
+    assert_int_equal(many_readers, 2 * 5 * 3 * 4);  /* every view here has kept runs (tiled, 8-texel aligned) */
     unit_env_free(&e);
 }
 

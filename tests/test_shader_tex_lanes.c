@@ -16,7 +16,9 @@
  * (0, 1, masked components keeping the register's value), worked out here
  * from those rules alone.  The same lanes again with the texels read
  * through a texel reader (env->texel_reader, found once per instruction):
- * the same results, no texel through the per-texel callback. */
+ * the same results, no texel through the per-texel callback; and with the
+ * reader's read_many, the point samples of a wave whose texels are all
+ * inside read together (eg_tex_point_lanes), the same results. */
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -28,6 +30,7 @@
 
 #include "cedar/shader.h"
 #include "eg_regs.h"
+#include "src/shader/interp.h"
 
 #define NL 64
 #define NGPR 7
@@ -139,6 +142,35 @@ static int reader(void *c, unsigned r, struct eg_texel_reader *o, char *m, size_
 static const struct eg_shader_env env_reader = { .tex_resource = res, .tex_sampler = samp, .texel = texel,
                                                  .texel_reader = reader };
 
+/* The reader again, with read_many (level 0's texels of many lanes at
+ * once): the point samples whose lanes all read inside must come through
+ * it, one call per instruction and wave. */
+static unsigned many_calls, many_reads;
+
+static int reader_read_many(const void *c, unsigned n, const int32_t *x, const int32_t *y, const int32_t *z,
+                            union eg_vec4 *o)
+{
+    char m[120];
+    many_calls++;
+    for (unsigned i = 0; i < n; i++) {
+        many_reads++;
+        if (texel_of(*(const unsigned *)c, x[i], y[i], z[i], &o[i], m, sizeof m))
+            fail_msg("read_many: %s", m);
+    }
+    return 0;
+}
+
+static int reader_many(void *c, unsigned r, struct eg_texel_reader *o, char *m, size_t n)
+{
+    if (reader(c, r, o, m, n))
+        return -1;
+    o->read_many = reader_read_many;
+    return 0;
+}
+
+static const struct eg_shader_env env_many = { .tex_resource = res, .tex_sampler = samp, .texel = texel,
+                                               .texel_reader = reader_many };
+
 /* ---- OpenGL's nearest filtering */
 
 /* Texel index of i (floor(u)) along a dimension of `size` texels, or -1:
@@ -247,6 +279,20 @@ static unsigned pick(unsigned n)
     return rng % n;
 }
 
+/* Coordinates every point sample of the program reads inside its
+ * texture (I3 reads (t, s) with its offsets: t * 8 + 1.5 and s * 4 - 2.5
+ * inside resource 0's 8x4 texels). */
+static void lane_inputs_inside(union eg_vec4 gpr[NL][NGPR])
+{
+    for (unsigned l = 0; l < NL; l++) {
+        gpr[l][0].f[0] = (float)(40 + (int)pick(24)) / 64.0f;  /* s in [0.625, 1) */
+        gpr[l][0].f[1] = (float)pick(51) / 64.0f;               /* t in [0, 0.8) */
+        gpr[l][5].f[0] = (float)pick(32) / 8.0f;                /* u in [0, 4) */
+        gpr[l][5].f[1] = (float)pick(64) / 8.0f;                /* v in [0, 8) */
+        gpr[l][5].f[2] = (float)((int)pick(12) - 2) / 4.0f;     /* any layer: clamped */
+    }
+}
+
 static void lane_inputs(union eg_vec4 gpr[NL][NGPR])
 {
     memset(gpr, 0, sizeof(union eg_vec4) * NL * NGPR);
@@ -299,8 +345,9 @@ static void check_lanes(const char *how, const union eg_vec4 gpr[NL][NGPR], cons
     }
 }
 
-/* The lanes with the texel callback (env) or a texel reader (env_reader). */
-static void lanes_through(const struct eg_shader_env *e)
+/* The lanes with the texel callback (env) or a texel reader (env_reader,
+ * env_many); inside: every point sample's texel inside its texture. */
+static void lanes_through(const struct eg_shader_env *e, bool inside)
 {
     uint32_t w[512];
     size_t ndw;
@@ -312,22 +359,38 @@ static void lanes_through(const struct eg_shader_env *e)
     for (int round = 0; round < 8; round++) {
         union eg_vec4 gpr[NL][NGPR];
         lane_inputs(gpr);
+        if (inside)
+            lane_inputs_inside(gpr);
         struct eg_ps_input in[NL];
         for (unsigned l = 0; l < NL; l++)
             in[l] = (struct eg_ps_input){ gpr[l], NGPR, NULL, 0 };
         struct eg_ps_output out[NL];
         for (unsigned group = 1; group <= 4; group += 3) {
             memset(out, 0, sizeof out);
-            resource_calls = texel_calls = reader_calls = reader_reads = 0;
+            resource_calls = texel_calls = reader_calls = reader_reads = many_calls = many_reads = 0;
             assert_int_equal(eg_wave_run(wv, in, NL, group, 0, out), 0);
             check_lanes(group == 1 ? "wave of lone pixels" : "wave of quads", gpr, out, 0, NL);
+            /* read together: I1..I3 (point samples) when all their texels
+             * are inside, each lane's texel once; I4 (LD) lane by lane */
+            if (e == &env_many && inside) {
+                unsigned ld_inside = 0;
+                for (unsigned l = 0; l < NL; l++)
+                    ld_inside += (int)gpr[l][6].u[0] >= 0 && (int)gpr[l][6].u[1] >= 0 &&
+                                 gpr[l][6].u[0] < res_w[0] && gpr[l][6].u[1] < res_h[0];
+                assert_int_equal(many_calls, 3);
+                assert_int_equal(many_reads, 3 * NL);
+                assert_int_equal(reader_reads, ld_inside);
+            }
+            if (e != &env_many)
+                assert_int_equal(many_calls, 0);
             /* each instruction's resource read once for the wave, not per lane */
             assert_int_equal(resource_calls, 4);
             /* with a reader: found once per instruction, every texel through it */
             assert_int_equal(reader_calls, rd ? 4 : 0);
             if (rd)
                 assert_int_equal(texel_calls, 0);
-            assert_true((rd ? reader_reads : texel_calls) >= 2 * NL);   /* I1 and I3 never read the border */
+            /* I1 and I3 never read the border */
+            assert_true((rd ? reader_reads + many_reads : texel_calls) >= 2 * NL);
         }
         /* the interpreter, quad by quad */
         for (unsigned q = 0; q < NL; q += 4) {
@@ -347,13 +410,111 @@ static void lanes_through(const struct eg_shader_env *e)
 static void point_samples_over_lanes(void **state)
 {
     (void)state;
-    lanes_through(&env);
+    lanes_through(&env, false);
+    lanes_through(&env, true);
 }
 
 static void point_samples_through_a_texel_reader(void **state)
 {
     (void)state;
-    lanes_through(&env_reader);
+    lanes_through(&env_reader, false);
+    lanes_through(&env_reader, true);
+}
+
+/* With read_many: lanes reading past an edge (the batch declines, each
+ * lane on its own) and lanes all inside (read together). */
+static void point_samples_read_together(void **state)
+{
+    (void)state;
+    lanes_through(&env_many, false);
+    lanes_through(&env_many, true);
+}
+
+/* eg_tex_point_lanes itself, on registers kept by component: I2 (resource
+ * 1, sampler 1, DST_SEL Z, X, mask, W) for a scattered set of lanes, its
+ * source and destination one register or two; the other lanes untouched;
+ * a lane past the texture's edge: declined, nothing written. */
+static void point_lanes_scattered(void **state)
+{
+    (void)state;
+    struct eg_asm as;
+    eg_asm_init(&as);
+    eg_asm_tex_clause(&as);
+    tex(&as, V_SQ_TEX_INST__SAMPLE, 1, 1, 5, xyzw, false, 2, i2_dst, NULL);
+    uint32_t w[64];
+    size_t ndw;
+    if (eg_asm_finish(&as, true, w, 64, &ndw))
+        fail_msg("encoder: %s", as.err);
+    size_t at = 2 * (size_t)G_SQ_CF_WORD0__ADDR(w[0]);
+    assert_true(at + 4 <= ndw);
+    struct eg_tex_prep p;
+    char msg[160];
+    if (eg_tex_prepare(&env_many, 0, 0, w + at, &p, msg, sizeof msg))
+        fail_msg("prepare: %s", msg);
+    assert_true(p.point);
+    static const uint8_t lane[] = { 1, 6, 7, 22, 40, 63 };
+    const unsigned n = sizeof lane;
+    for (int same = 0; same < 2; same++) {
+        static uint32_t reg[2][4][NL];  /* [0] the source, [1] the destination (same: [0] both) */
+        for (unsigned l = 0; l < NL; l++) {
+            float uvl[4] = { (float)pick(32) / 8.0f, (float)pick(64) / 8.0f, (float)pick(12) / 4.0f - 0.5f, 7.0f };
+            for (unsigned c = 0; c < 4; c++) {
+                memcpy(&reg[0][c][l], &uvl[c], sizeof uvl[c]);
+                reg[1][c][l] = 0xA5A50000u + 16 * l + c;
+            }
+        }
+        uint32_t before[2][4][NL];
+        memcpy(before, reg, sizeof before);
+        const uint32_t *const src[4] = { reg[0][0], reg[0][1], reg[0][2], reg[0][3] };
+        uint32_t *const dst[4] = { reg[same ? 0 : 1][0], reg[same ? 0 : 1][1], reg[same ? 0 : 1][2],
+                                   reg[same ? 0 : 1][3] };
+        many_calls = 0;
+        assert_int_equal(eg_tex_point_lanes(&p, n, lane, src, dst), 0);
+        assert_int_equal(many_calls, 1);
+        unsigned k = 0;
+        for (unsigned l = 0; l < NL; l++) {
+            union eg_vec4 old, got, want;
+            for (unsigned c = 0; c < 4; c++) {
+                old.u[c] = before[same ? 0 : 1][c][l];
+                got.u[c] = dst[c][l];
+            }
+            if (k < n && lane[k] == l) {
+                union eg_vec4 uvl;
+                for (unsigned c = 0; c < 4; c++)
+                    uvl.u[c] = before[0][c][l];
+                union eg_vec4 v = gl_nearest(1, 1, uvl.f[0], uvl.f[1], uvl.f[2]);
+                want = swizzle(swizzle(v, res1_swz, v), i2_dst, old);
+                k++;
+            } else {
+                want = old;
+            }
+            if (memcmp(&got, &want, sizeof got))
+                fail_msg("%s register, lane %u: %08x %08x %08x %08x, expected %08x %08x %08x %08x",
+                         same ? "one" : "two", l, got.u[0], got.u[1], got.u[2], got.u[3], want.u[0], want.u[1],
+                         want.u[2], want.u[3]);
+        }
+        if (!same)
+            assert_memory_equal(reg[0], before[0], sizeof reg[0]);
+    }
+    /* lane 40 reads past resource 1's 4 texels: declined, nothing written */
+    static uint32_t src1[4][NL], dst1[4][NL];
+    for (unsigned l = 0; l < NL; l++) {
+        float uvl[4] = { 1.5f, 2.5f, 0.0f, 0.0f };
+        if (l == 40)
+            uvl[0] = 4.0f;
+        for (unsigned c = 0; c < 4; c++) {
+            memcpy(&src1[c][l], &uvl[c], sizeof uvl[c]);
+            dst1[c][l] = 0x5A5A0000u + l;
+        }
+    }
+    const uint32_t *const s1[4] = { src1[0], src1[1], src1[2], src1[3] };
+    uint32_t *const d1[4] = { dst1[0], dst1[1], dst1[2], dst1[3] };
+    many_calls = 0;
+    assert_int_equal(eg_tex_point_lanes(&p, n, lane, s1, d1), 1);
+    assert_int_equal(many_calls, 0);
+    for (unsigned l = 0; l < NL; l++)
+        for (unsigned c = 0; c < 4; c++)
+            assert_int_equal(dst1[c][l], 0x5A5A0000u + l);
 }
 
 int main(void)
@@ -361,6 +522,8 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(point_samples_over_lanes),
         cmocka_unit_test(point_samples_through_a_texel_reader),
+        cmocka_unit_test(point_samples_read_together),
+        cmocka_unit_test(point_lanes_scattered),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

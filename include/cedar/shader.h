@@ -295,11 +295,18 @@ struct eg_tex_sampler {
  * resource again for each texel.  read: texel (x, y, z) of mip level
  * `level` (absolute; 0: sample `sample` as texel reads it, else
  * texel_level's); fmask: tex_fmask's.  Valid until the draw ends. */
+#define EG_TEX_READ_MANY_MAX 64
 struct eg_texel_reader {
     const void *ctx;
     int (*read)(const void *ctx, unsigned level, int x, int y, int z, unsigned sample, union eg_vec4 *out, char *msg,
                 size_t msglen);
     int (*fmask)(const void *ctx, int x, int y, int z, uint32_t *out, char *msg, size_t msglen);
+    /* read_many: n texels (x[i], y[i], z[i]) of level 0, sample 0, inside
+     * it, as read gives them: 0; or 1, nothing promised of out, when the
+     * reader does not take them this way (read them one by one).  NULL:
+     * never.  n is at most EG_TEX_READ_MANY_MAX. */
+    int (*read_many)(const void *ctx, unsigned n, const int32_t *x, const int32_t *y, const int32_t *z,
+                     union eg_vec4 *out);
 };
 
 /* What a running shader can reach outside its registers.  Each callback

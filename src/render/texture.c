@@ -853,6 +853,31 @@ static int reader_read_runs(const void *ctx, unsigned level, int x, int y, int z
     return 0;
 }
 
+/* read_many for a view with kept runs: every address first, then every
+ * texel, so that the texels' loads overlap. */
+static int reader_read_many(const void *ctx, unsigned n, const int32_t *x, const int32_t *y, const int32_t *z,
+                            union eg_vec4 *out)
+{
+    const struct tex_slot_reader *r = ctx;
+    const struct tex_view *v = r->v;
+    uint64_t at[EG_TEX_READ_MANY_MAX];
+    if (n > EG_TEX_READ_MANY_MAX)
+        return 1;
+    for (unsigned i = 0; i < n; i++) {
+        if (x[i] < 0 || y[i] < 0 || z[i] < 0 || (unsigned)x[i] >= v->res.width || (unsigned)y[i] >= v->res.height ||
+            (unsigned)z[i] >= v->res.depth)
+            return 1;
+        at[i] = runs_addr(r->t, (unsigned)x[i], (unsigned)y[i], 0, v->first_slice + (unsigned)z[i]);
+    }
+    if (v->lut_bytes)
+        for (unsigned i = 0; i < n; i++)
+            texel_bytes(v, v->mem + at[i], &out[i]);
+    else
+        for (unsigned i = 0; i < n; i++)
+            texel_at(v, v->mem + at[i], &out[i]);
+    return 0;
+}
+
 static int reader_fmask(const void *ctx, int x, int y, int z, uint32_t *out, char *msg, size_t msglen)
 {
     const struct tex_slot_reader *r = ctx;
@@ -864,6 +889,7 @@ int tex_unit_reader(struct tex_unit *u, unsigned slot, struct eg_texel_reader *o
     if (!unit_view(u, slot, msg, msglen))
         return -1;
     const struct tex_slot_reader *r = &u->reader[slot];
-    *out = (struct eg_texel_reader){ .ctx = r, .read = r->t ? reader_read_runs : reader_read, .fmask = reader_fmask };
+    *out = (struct eg_texel_reader){ .ctx = r, .read = r->t ? reader_read_runs : reader_read, .fmask = reader_fmask,
+                                     .read_many = r->t ? reader_read_many : NULL };
     return 0;
 }

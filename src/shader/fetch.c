@@ -1008,11 +1008,11 @@ int eg_tex_prepare(const struct eg_shader_env *env, unsigned res_base, unsigned 
     return 0;
 }
 
-/* The point sample of a prepared instruction with p->point: what
- * filter_level gives at the base level with the point filter. */
-static int point_lane(const struct eg_tex_prep *p, const float c[4], union eg_vec4 *v, char *msg, size_t msglen)
+/* The texel a point sample of a prepared instruction with p->point reads
+ * at coordinates c, before its address mode: what filter_level's point
+ * branch computes at the base level. */
+static inline void point_texel(const struct eg_tex_prep *p, const float c[4], int64_t *x, int64_t *y, int64_t *z)
 {
-    const struct eg_tex_resource *tr = &p->tr;
     const unsigned *size = p->base_size;
     float u[2];
     for (int k = 0; k < 2; k++) {
@@ -1021,17 +1021,34 @@ static int point_lane(const struct eg_tex_prep *p, const float c[4], union eg_ve
         if (half_border(mode))
             u[k] = half_border_coord(u[k], size[k], mode);
     }
-    int64_t x = texel_coord(u[0]), y = texel_coord(u[1]);
-    int64_t z = tr->dim == V_SQ_TEX_DIM__SQ_TEX_DIM_2D_ARRAY ? array_layer(c[2], tr->depth) : 0;
-    /* inside the level, every address mode reads the texel itself
-     * (wrap): straight to the reader */
-    if (p->rd.read && x >= 0 && y >= 0 && z >= 0 && x < size[0] && y < size[1] && z < size[2])
+    *x = texel_coord(u[0]);
+    *y = texel_coord(u[1]);
+    *z = p->tr.dim == V_SQ_TEX_DIM__SQ_TEX_DIM_2D_ARRAY ? array_layer(c[2], p->tr.depth) : 0;
+}
+
+/* Whether texel (x, y, z) is inside the base level (every address mode
+ * then reads the texel itself). */
+static inline bool point_inside(const struct eg_tex_prep *p, int64_t x, int64_t y, int64_t z)
+{
+    const unsigned *size = p->base_size;
+    return x >= 0 && y >= 0 && z >= 0 && x < size[0] && y < size[1] && z < size[2];
+}
+
+/* The point sample of a prepared instruction with p->point: what
+ * filter_level gives at the base level with the point filter. */
+static int point_lane(const struct eg_tex_prep *p, const float c[4], union eg_vec4 *v, char *msg, size_t msglen)
+{
+    const struct eg_tex_resource *tr = &p->tr;
+    int64_t x, y, z;
+    point_texel(p, c, &x, &y, &z);
+    /* inside the level: straight to the reader */
+    if (p->rd.read && point_inside(p, x, y, z))
         return p->rd.read(p->rd.ctx, tr->base_level, (int)x, (int)y, (int)z, 0, v, msg, msglen);
     struct tex_fetch f;     /* what texel() reads of it without a comparison (not the sampler: p->ps) */
     f.env = p->env, f.res = p->res, f.tr = tr, f.compare = false, f.msg = msg, f.msglen = msglen;
     f.rd = prep_reader(p);
     f.level = tr->base_level;
-    memcpy(f.size, size, sizeof f.size);
+    memcpy(f.size, p->base_size, sizeof f.size);
     return texel(&f, &p->ps, x, y, z, v);
 }
 
@@ -1148,6 +1165,52 @@ int eg_tex_lane(const struct eg_tex_prep *p, union eg_vec4 *gpr, const struct eg
             dst->u[c] = v.u[k];
         else if (k != TEX_SWZ_KEEP)
             dst->u[c] = k == TEX_SWZ_0 ? 0 : 0x3F800000u;   /* 0, 1.0f */
+    }
+    return 0;
+}
+
+int eg_tex_point_lanes(const struct eg_tex_prep *p, unsigned n, const uint8_t *lane, const uint32_t *const src[4],
+                       uint32_t *const dst[4])
+{
+    if (!p->point || !p->rd.read_many || p->tr.base_level || n > EG_TEX_LANES_MAX)
+        return 1;
+    if (n == 0)
+        return 0;
+    /* the coordinates through SRC_SEL_X..Z: a component, or the constants
+     * 0 and 1.0 (eg_tex_lane's selection) */
+    const uint32_t *from[3];
+    float constant[3];
+    for (int k = 0; k < 3; k++) {
+        from[k] = p->ssel[k] <= V_SQ_INST_SEL__W ? src[p->ssel[k]] : NULL;
+        constant[k] = p->ssel[k] == V_SQ_INST_SEL__ONE ? 1.0f : 0.0f;
+    }
+    /* every lane's texel before any destination is written (the source
+     * and the destination may be one register) */
+    int32_t x[EG_TEX_LANES_MAX], y[EG_TEX_LANES_MAX], z[EG_TEX_LANES_MAX];
+    for (unsigned i = 0; i < n; i++) {
+        float c[4] = { constant[0], constant[1], constant[2], 0.0f };
+        for (int k = 0; k < 3; k++)
+            if (from[k])
+                memcpy(&c[k], &from[k][lane[i]], sizeof c[k]);
+        int64_t tx, ty, tz;
+        point_texel(p, c, &tx, &ty, &tz);
+        if (!point_inside(p, tx, ty, tz))
+            return 1;
+        x[i] = (int32_t)tx, y[i] = (int32_t)ty, z[i] = (int32_t)tz;
+    }
+    union eg_vec4 v[EG_TEX_LANES_MAX];
+    if (p->rd.read_many(p->rd.ctx, n, x, y, z, v))
+        return 1;
+    /* the resource's swizzle, then the instruction's (sample_swizzle) */
+    for (int c = 0; c < 4; c++) {
+        unsigned k = p->swz[c];
+        uint32_t *d = dst[c];
+        if (k < TEX_SWZ_0)
+            for (unsigned i = 0; i < n; i++)
+                d[lane[i]] = v[i].u[k];
+        else if (k != TEX_SWZ_KEEP)
+            for (unsigned i = 0; i < n; i++)
+                d[lane[i]] = k == TEX_SWZ_0 ? 0 : 0x3F800000u;   /* 0, 1.0f */
     }
     return 0;
 }

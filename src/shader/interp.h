@@ -189,6 +189,16 @@ int eg_tex_prepare(const struct eg_shader_env *env, unsigned res_base, unsigned 
                    struct eg_tex_prep *p, char *msg, size_t msglen);
 int eg_tex_lane(const struct eg_tex_prep *p, union eg_vec4 *gpr, const struct eg_tex_quad *q, char *msg,
                 size_t msglen);
+/* A point sample (p->point) of base level 0 for n lanes at once (up to
+ * EG_TEX_LANES_MAX): lane i is lane[i] of registers kept by component,
+ * src[c][lane[i]] component c of its source register and dst[c][lane[i]]
+ * of its destination, written as eg_tex_lane writes it.  0; or 1 when the
+ * batch does not take these lanes (no reader's read_many, a texel outside
+ * the level, ...): nothing written, run each lane with eg_tex_lane.  The
+ * texels are read together, so that their loads overlap. */
+#define EG_TEX_LANES_MAX EG_TEX_READ_MANY_MAX
+int eg_tex_point_lanes(const struct eg_tex_prep *p, unsigned n, const uint8_t *lane, const uint32_t *const src[4],
+                       uint32_t *const dst[4]);
 
 /* The implicit level of detail (OpenGL 4.6 8.14.1, without the bias and
  * clamps): log2 of the larger of |d(s,t,r)/dx| and |d(s,t,r)/dy| in texels,

@@ -616,6 +616,20 @@ static int scratch_read(struct eg_wave *w, const uint32_t words[4], uint64_t A)
  * and writes (the words rewritten to name them R0, R1), a FETCH through
  * eg_vtx_lane with the lane's index into its destination register: what
  * eg_exec_tex / eg_exec_vtx do for the lane. */
+/* A point sample's lanes A (source GPR sg, destination dg) read together
+ * (eg_tex_point_lanes); false: not taken, nothing written. */
+static bool tex_point_wave(struct eg_wave *w, unsigned sg, unsigned dg, uint64_t A)
+{
+    _Static_assert(N <= EG_TEX_LANES_MAX, "a wave's lanes in one batch");
+    uint8_t lane[N];
+    unsigned n = 0;
+    EACH_LANE(l, A)
+        lane[n++] = (uint8_t)l;
+    const uint32_t *const src[4] = { w->gpr[sg][0], w->gpr[sg][1], w->gpr[sg][2], w->gpr[sg][3] };
+    uint32_t *const dst[4] = { w->gpr[dg][0], w->gpr[dg][1], w->gpr[dg][2], w->gpr[dg][3] };
+    return eg_tex_point_lanes(&w->tex_prep, n, lane, src, dst) == 0;
+}
+
 static int run_fetch_clause(void *ctx, struct eg_cf *c, bool tex, size_t addr, unsigned count, uint64_t A)
 {
     struct eg_wave *w = ctx;
@@ -676,6 +690,8 @@ static int run_fetch_clause(void *ctx, struct eg_cf *c, bool tex, size_t addr, u
         }
         if (dg + 1 > w->hw)
             w->hw = dg + 1;
+        if (w->tex_prep.point && tex_point_wave(w, sg, dg, A))
+            continue;
         memset(w->lod_memo, 0, sizeof w->lod_memo);
         EACH_LANE(l, A) {
             union eg_vec4 r[2];
