@@ -25,6 +25,7 @@
 
 #include "cedar/render.h"
 #include "cedar/tiling.h"
+#include "src/render/render_priv.h"
 #include "tests/common/render_scene.h"
 
 #define W 64
@@ -577,6 +578,77 @@ static void test_depth_sample_order(void **state)
     }
 }
 
+/* The renderer's kept depth tables (addr_table.c render_depth_table): for
+ * depth and stencil maps (1D and 2D tiled, 1 to 8 samples, 1 to 4 bytes,
+ * tile splits that cut a micro tile or not), every sample of every pixel
+ * found through its micro tile's kept runs (run[E / run_bytes] +
+ * E % run_bytes, E = cedar_tile_element_offset) is at cedar_tile_addr's
+ * address; tiles visited in an order that jumps between them; the table
+ * is the layout's, apart from a colour table of the same layout, and gives
+ * no colour or FMask entries; a second call gives the same table. */
+static void test_depth_tables(void **state)
+{
+    (void)state;
+    struct vc_render *r = vc_render_new();
+    assert_non_null(r);
+    const unsigned cases[][5] = {   /* mode (1: 2D), bpe, samples, tile split, tiles a side */
+        {1, 4, 4, 1024, 8}, {1, 4, 8, 512, 8}, {1, 1, 4, 256, 16}, {1, 2, 2, 64, 8}, {0, 4, 1, 1024, 8},
+        {0, 1, 1, 256, 8}, {1, 4, 1, 256, 16},
+    };
+    unsigned checked = 0, kept = 0, with_colour = 0;
+    for (unsigned c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+        struct cedar_surface s = {0};
+        s.mode = cases[c][0] ? CEDAR_MODE_2D_THIN : CEDAR_MODE_1D_THIN;
+        s.aligned_width = s.width = s.aligned_height = s.height = 8 * cases[c][4];
+        s.tiling = (struct cedar_tiling){2, 8, 256, 1024};
+        s.bankw = s.bankh = s.mtilea = 1;
+        s.bpe = cases[c][1];
+        s.samples = cases[c][2];
+        s.tile_split = cases[c][3];
+        struct cedar_tile_opts o = {.order = CEDAR_MICRO_NON_DISPLAYABLE, .depth_sample_order = 1};
+        struct cedar_tile_map m;
+        struct cedar_layout_err e = {{0}};
+        if (cedar_tile_map_init(&m, &s, &o, &e))
+            fail_msg("case %u: %s", c, e.msg);
+        r->draw_serial++;   /* each case a draw of its own: the tables of earlier ones may go */
+        /* a colour table of the same layout first (when it has one),
+         * which the depth table must not be */
+        struct addr_table *colour = render_addr_table(r, &m);
+        with_colour += colour != NULL;
+        struct addr_table *t = render_depth_table(r, &m);
+        assert_non_null(t);
+        assert_ptr_not_equal(t, colour);
+        assert_ptr_equal(render_depth_table(r, &m), t);
+        if (colour)
+            assert_ptr_equal(render_addr_table(r, &m), colour);
+        assert_null(addr_table_color(t, 0, 0));
+        assert_null(addr_table_fmask(t, 0, 0));
+        unsigned tiles = cases[c][4];
+        assert_null(addr_table_depth(t, tiles, 0));     /* past the surface */
+        for (unsigned k = 0; k < tiles * tiles; k++) {
+            unsigned tile = (k * 7u + 3u) % (tiles * tiles);  /* 7 is prime to every count here */
+            unsigned mx = tile % tiles, my = tile / tiles;
+            const struct color_tile *ct = addr_table_depth(t, mx, my);
+            assert_non_null(ct);
+            kept++;
+            for (unsigned i = 0; i < 64; i++)
+                for (unsigned smp = 0; smp < m.samples; smp++) {
+                    unsigned x = 8 * mx + i % 8, y = 8 * my + i / 8;
+                    uint32_t el = cedar_tile_element_offset(&m, x, y, smp);
+                    unsigned k2 = el / m.run_bytes;
+                    assert_true(k2 < ct->nrun);
+                    uint64_t a = ct->run[k2] + el % m.run_bytes;
+                    if (a != cedar_tile_addr(&m, x, y, smp, 0))
+                        fail_msg("case %u: sample %u of (%u, %u) at %llu through the kept runs, %llu by the map", c,
+                                 smp, x, y, (unsigned long long)a, (unsigned long long)cedar_tile_addr(&m, x, y, smp, 0));
+                    checked++;
+                }
+        }
+    }
+    assert_true(kept > 300 && checked > 100000 && with_colour > 0);
+    vc_render_free(r);
+}
+
 /* Sample offsets of the 4-sample rig (1/16 pixel), all different. */
 static const int MSAA4_DX[4] = {-6, 2, 6, -2}, MSAA4_DY[4] = {-2, -6, 2, 6};
 
@@ -788,7 +860,8 @@ int main(void)
         cmocka_unit_test(test_depth_export),
         cmocka_unit_test(test_stencil_export),
         cmocka_unit_test(test_depth_only_draw),   cmocka_unit_test(test_htile),
-        cmocka_unit_test(test_depth_sample_order), cmocka_unit_test(test_depth_copy),
+        cmocka_unit_test(test_depth_sample_order), cmocka_unit_test(test_depth_tables),
+        cmocka_unit_test(test_depth_copy),
         cmocka_unit_test(test_depth_msaa_samples), cmocka_unit_test(test_sample_mask_export),
         cmocka_unit_test(test_db_alone_blocks),
     };

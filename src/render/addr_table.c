@@ -1,6 +1,7 @@
 /* Address tables the renderer keeps across draws: for a colour surface, the
- * byte runs of every sample plane of a micro tile (cedar_tile_micro); for an
- * FMask surface, the byte and first bit of every pixel's fragment-index
+ * byte runs of every sample plane of a micro tile (cedar_tile_micro); for a
+ * depth or stencil surface, the runs of all the micro tile's bytes
+ * (cedar_tile_micro_runs); for an FMask surface, the byte and first bit of every pixel's fragment-index
  * planes (cedar_fmask_micro: cedar_fmask_bit's addresses, a tile at once).  A table belongs to one surface layout (the whole
  * tile map compared) and is filled a micro tile at a time, the first time a
  * draw touches it; later draws on the same layout (the resolve after the
@@ -17,6 +18,7 @@
 
 struct addr_table {
     struct cedar_tile_map map;
+    bool depth;             /* a depth table (render_depth_table) */
     unsigned tiles_x, tiles_y;
     size_t tile_bytes;
     /* Every tile's entry has its place in one lazily backed buffer
@@ -28,8 +30,14 @@ struct addr_table {
     unsigned used_in;     /* the vc_render's draw_serial when last handed out */
 };
 
-static size_t tile_bytes_of(const struct cedar_tile_map *m)
+static size_t tile_bytes_of(const struct cedar_tile_map *m, bool depth)
 {
+    if (depth) {
+        uint64_t run[ADDR_DEPTH_RUNS_MAX];
+        unsigned nrun = m->is_fmask ? 0 : cedar_tile_micro_runs(m, 0, 0, 0, run, ADDR_DEPTH_RUNS_MAX);
+        /* tile (0, 0)'s count; a tile with more is not kept (tile_of) */
+        return nrun ? sizeof(struct color_tile) + nrun * sizeof(uint64_t) : 0;
+    }
     if (m->is_fmask)
         return sizeof(struct fmask_tile);
     uint64_t run[CEDAR_MICRO_RUNS_MAX];
@@ -37,10 +45,10 @@ static size_t tile_bytes_of(const struct cedar_tile_map *m)
     return nrun ? sizeof(struct color_tile) + (size_t)m->samples * nrun * sizeof(uint64_t) : 0;
 }
 
-static struct addr_table *table_new(const struct cedar_tile_map *m)
+static struct addr_table *table_new(const struct cedar_tile_map *m, bool depth)
 {
     unsigned tx = (m->width + 7) / 8, ty = (m->height + 7) / 8;
-    size_t bytes = tile_bytes_of(m);
+    size_t bytes = tile_bytes_of(m, depth);
     if (!bytes || tx == 0 || ty == 0 || (uint64_t)tx * ty > MAX_TABLE_TILES)
         return NULL;
     struct addr_table *t = calloc(1, sizeof *t);
@@ -55,6 +63,7 @@ static struct addr_table *table_new(const struct cedar_tile_map *m)
         return NULL;
     }
     t->map = *m;
+    t->depth = depth;
     t->tiles_x = tx;
     t->tiles_y = ty;
     t->tile_bytes = bytes;
@@ -70,10 +79,10 @@ static void table_free(struct addr_table *t)
     free(t);
 }
 
-struct addr_table *render_addr_table(struct vc_render *r, const struct cedar_tile_map *m)
+static struct addr_table *table_find(struct vc_render *r, const struct cedar_tile_map *m, bool depth)
 {
     for (unsigned i = 0; i < RENDER_ADDR_TABLES; i++)
-        if (r->tables[i] && memcmp(&r->tables[i]->map, m, sizeof *m) == 0) {
+        if (r->tables[i] && r->tables[i]->depth == depth && memcmp(&r->tables[i]->map, m, sizeof *m) == 0) {
             r->tables[i]->used_in = r->draw_serial;
             return r->tables[i];
         }
@@ -86,7 +95,7 @@ struct addr_table *render_addr_table(struct vc_render *r, const struct cedar_til
         unsigned slot = (r->next_table + k) % RENDER_ADDR_TABLES;
         if (r->tables[slot] && r->tables[slot]->used_in == r->draw_serial)
             continue;
-        struct addr_table *t = table_new(m);
+        struct addr_table *t = table_new(m, depth);
         if (!t)
             return NULL;
         t->used_in = r->draw_serial;
@@ -96,6 +105,16 @@ struct addr_table *render_addr_table(struct vc_render *r, const struct cedar_til
         return t;
     }
     return NULL;
+}
+
+struct addr_table *render_addr_table(struct vc_render *r, const struct cedar_tile_map *m)
+{
+    return table_find(r, m, false);
+}
+
+struct addr_table *render_depth_table(struct vc_render *r, const struct cedar_tile_map *m)
+{
+    return table_find(r, m, true);
 }
 
 void render_addr_tables_free(struct vc_render *r)
@@ -115,7 +134,15 @@ static void *tile_of(struct addr_table *t, unsigned mx, unsigned my)
         return *slot;
     void *e = t->slab + (size_t)(slot - t->tile) * t->tile_bytes;
     const struct cedar_tile_map *m = &t->map;
-    if (m->is_fmask) {
+    if (t->depth) {
+        struct color_tile *c = e;
+        uint64_t run[ADDR_DEPTH_RUNS_MAX];
+        unsigned nrun = cedar_tile_micro_runs(m, mx, my, 0, run, ADDR_DEPTH_RUNS_MAX);
+        if (!nrun || sizeof(struct color_tile) + nrun * sizeof(uint64_t) > t->tile_bytes)
+            return NULL;    /* left unfilled: asked again, it says the same */
+        c->nrun = nrun;
+        memcpy(c->run, run, c->nrun * sizeof run[0]);
+    } else if (m->is_fmask) {
         struct fmask_tile *f = e;
         uint64_t byte[64][4];
         unsigned planes = cedar_fmask_micro(m, mx, my, 0, byte, f->bit0);
@@ -157,10 +184,15 @@ static void *tile_of(struct addr_table *t, unsigned mx, unsigned my)
 
 const struct fmask_tile *addr_table_fmask(struct addr_table *t, unsigned mx, unsigned my)
 {
-    return t->map.is_fmask ? tile_of(t, mx, my) : NULL;
+    return t->map.is_fmask && !t->depth ? tile_of(t, mx, my) : NULL;
 }
 
 const struct color_tile *addr_table_color(struct addr_table *t, unsigned mx, unsigned my)
 {
-    return t->map.is_fmask ? NULL : tile_of(t, mx, my);
+    return t->map.is_fmask || t->depth ? NULL : tile_of(t, mx, my);
+}
+
+const struct color_tile *addr_table_depth(struct addr_table *t, unsigned mx, unsigned my)
+{
+    return t->depth ? tile_of(t, mx, my) : NULL;
 }

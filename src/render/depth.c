@@ -104,7 +104,13 @@ static uint64_t tile_addr(const struct cedar_tile_map *m, struct db_tile_runs *c
 {
     int mx = (int)(x >> 3), my = (int)(y >> 3);
     if (c->mx != mx || c->my != my) {
-        c->n = cedar_tile_micro_runs(m, (unsigned)mx, (unsigned)my, slice, c->run, DB_TILE_RUNS_MAX);
+        const struct color_tile *e = c->tab && slice == 0 ? addr_table_depth(c->tab, (unsigned)mx, (unsigned)my) : NULL;
+        if (e) {
+            c->n = e->nrun;
+            memcpy(c->run, e->run, e->nrun * sizeof e->run[0]);
+        } else {
+            c->n = cedar_tile_micro_runs(m, (unsigned)mx, (unsigned)my, slice, c->run, DB_TILE_RUNS_MAX);
+        }
         c->mx = mx;
         c->my = my;
     }
@@ -603,6 +609,17 @@ static void prefetch_tile(const struct cedar_tile_map *m, struct db_tile_runs *c
     for (unsigned k = 0; k < c->n && lines < DB_PREFETCH_LINES; k++)
         for (unsigned b = 0; b < m->run_bytes && lines < DB_PREFETCH_LINES; b += 64, lines++)
             __builtin_prefetch(base + c->run[k] + b, 1);
+}
+
+void db_keep_addresses(struct db_state *db, struct vc_render *r)
+{
+    _Static_assert(DB_TILE_RUNS_MAX == ADDR_DEPTH_RUNS_MAX, "a kept tile's runs are what tile_addr asks for");
+    if (db->slice != 0)
+        return;     /* the tables hold slice 0's runs */
+    if (db->zformat != V_DB_Z_FORMAT__Z_INVALID && db->zrd)
+        db->ztile.tab = db->zahead.tab = render_depth_table(r, &db->zmap);
+    if (db->has_stencil && db->srd)
+        db->stile.tab = db->sahead.tab = render_depth_table(r, &db->smap);
 }
 
 void db_prefetch(struct db_state *db, unsigned x0, unsigned y0)

@@ -91,6 +91,7 @@ struct db_state {
     struct db_tile_runs {
         int mx, my;
         unsigned n;              /* 0: address pixel by pixel */
+        struct addr_table *tab;  /* the layout's kept runs (render_depth_table), or NULL */
         unsigned run_shift, run_mask; /* the map's run_bytes as a shift and a mask */
         uint64_t run[DB_TILE_RUNS_MAX];
     } ztile, stile;
@@ -133,6 +134,11 @@ uint32_t db_fragment(struct db_state *db, unsigned x, unsigned y, uint32_t cover
  * and a sample's depth computed only when its stencil test passed. */
 void db_block(struct db_state *db, unsigned x0, unsigned y0, uint32_t cov[64], const struct db_zplane *zp,
               bool front);
+
+/* After db_init, for an active DB: look the micro tiles' addresses of its
+ * surfaces up in the renderer's kept tables (render_depth_table) instead
+ * of computing them each time a draw reaches a tile.  Changes no result. */
+void db_keep_addresses(struct db_state *db, struct vc_render *r);
 
 /* A hint before the micro tile at (x0, y0) is shaded or tested: the DB will soon
  * read and write its depth, stencil and HTILE bytes, so the CPU may fetch

@@ -1559,6 +1559,8 @@ int vc_render_draw(struct vc_render *r, const struct vc_regs *regs, const struct
     if (d->mode == V_CB_MODE__CB_NORMAL || d->mode == V_CB_MODE__CB_DISABLE) {
         if (db_init(&d->db, regs, mem, d->rs.samples, &r->tiling, err))
             goto out;
+        if (d->db.active)
+            db_keep_addresses(&d->db, r);
     }
     if (d->mode == V_CB_MODE__CB_DISABLE && !d->db.active) {
         rc = 0; /* no colour, no depth or stencil, nothing counted: nothing to do */

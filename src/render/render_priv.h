@@ -15,7 +15,7 @@
 #define RS_MAX_SAMPLES 8
 #define RS_NUM_CB 8              /* CB_COLOR0..7 take part in drawing */
 
-#define RENDER_ADDR_TABLES 4     /* surface layouts whose addresses are kept */
+#define RENDER_ADDR_TABLES 8     /* surface layouts whose addresses are kept */
 
 struct vc_render {
     struct vc_shader_ops shaders;
@@ -64,11 +64,19 @@ struct addr_table;
 /* The table of layout m (made when new; NULL when out of memory or m has
  * no micro-tile runs, e.g. linear). */
 struct addr_table *render_addr_table(struct vc_render *r, const struct cedar_tile_map *m);
+/* A depth or stencil layout's table: each micro tile's runs of all its
+ * samples' bytes, cedar_tile_micro_runs of slice 0 with at most
+ * ADDR_DEPTH_RUNS_MAX runs (NULL as render_addr_table). */
+#define ADDR_DEPTH_RUNS_MAX 32
+struct addr_table *render_depth_table(struct vc_render *r, const struct cedar_tile_map *m);
 void render_addr_tables_free(struct vc_render *r);
 /* The entry of micro tile (mx, my), filled on first use; NULL when outside
  * the surface or out of memory. */
 const struct fmask_tile *addr_table_fmask(struct addr_table *t, unsigned mx, unsigned my);
 const struct color_tile *addr_table_color(struct addr_table *t, unsigned mx, unsigned my);
+/* A depth table's entry (run[0 .. nrun - 1]); NULL as above, or when the
+ * tile has no runs (cedar_tile_micro_runs gave 0). */
+const struct color_tile *addr_table_depth(struct addr_table *t, unsigned mx, unsigned my);
 
 /* The shader stages vc_render_new installs: the Evergreen interpreter
  * (shade.c), with its state in r->shade.  Returns 0, or -1 when out of memory. */
