@@ -11,6 +11,11 @@
  *    pixel with a covered sample fails; at 1, 2, 4, 8 samples with random
  *    positions (also -8/16: on the pixel's edge), point sizes from 1/16
  *    pixel up, centres on the 1/256-pixel grid and on sample positions;
+ *  - raster.c's one-pixel box (a triangle whose box is one pixel is scanned
+ *    without the 8x8 blocks): the halves of small squares give
+ *    rs_triangle_quads' pixels (the blocks' path) with the same coverage
+ *    and weights bit for bit, and those weights are the barycentric weights
+ *    of the centre, the centroid and each sample worked out here;
  *  - cb_tile_expand on a fast-cleared 2D-tiled target without FMask (one
  *    sample or several, 2-, 4- and 8-byte elements): every sample of every
  *    pixel holds the clear words' bytes at the address the tiling map gives
@@ -20,6 +25,7 @@
  *    (draw.c's whole 8x8 blocks: one expansion per micro tile): the same
  *    bytes and counters as the pixel-by-pixel path (vc_render_set_block_path
  *    off), every tile expanded. */
+#include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -98,6 +104,18 @@ static int64_t half_size(void)
     return test_rand() % 2 ? GRID / 2 : (int64_t)(1 + test_rand() % 64) * (GRID / 16);
 }
 
+/* The corners of the square (or rectangle) of half sizes hx, hy around
+ * (cx, cy) as draw.c makes them for a point. */
+static void square(struct rs_vertex c[4], int64_t cx, int64_t cy, int64_t hx, int64_t hy)
+{
+    for (int q = 0; q < 4; q++) {
+        memset(&c[q], 0, sizeof c[q]);
+        c[q].x = cx + ((q & 1) ? hx : -hx);
+        c[q].y = cy + ((q & 2) ? hy : -hy);
+        c[q].inv_w = 1.0f;
+    }
+}
+
 static void points_cover_half_open_squares(void **state)
 {
     (void)state;
@@ -113,12 +131,7 @@ static void points_cover_half_open_squares(void **state)
             random_state(&s, ns);
             int64_t cx = centre(), cy = centre(), hx = half_size(), hy = test_rand() % 4 ? hx : half_size();
             struct rs_vertex c[4];
-            for (int q = 0; q < 4; q++) {
-                memset(&c[q], 0, sizeof c[q]);
-                c[q].x = cx + ((q & 1) ? hx : -hx);
-                c[q].y = cy + ((q & 2) ? hy : -hy);
-                c[q].inv_w = 1.0f;
-            }
+            square(c, cx, cy, hx, hy);
             memset(&h, 0, sizeof h);
             for (h.half = 0; h.half < 2; h.half++) {
                 struct rs_vertex v[3] = {c[tris[h.half][0]], c[tris[h.half][1]], c[tris[h.half][2]]};
@@ -151,6 +164,138 @@ static void points_cover_half_open_squares(void **state)
         }
     /* the points cover something: thousands of pixels */
     assert_true(covered_pixels > 5000);
+}
+
+/* ---- one-pixel boxes ------------------------------------------------------- */
+
+struct one_pixel {
+    struct rs_pixel px[4];   /* the pixels given, in order (a box of 2x2 pixels at most) */
+    unsigned n;
+    bool quads;              /* from rs_triangle_quads: covered pixels only */
+};
+
+static int record_one(void *ctx, const struct rs_pixel *px)
+{
+    struct one_pixel *o = ctx;
+    if (o->n < 4)
+        o->px[o->n] = *px;
+    o->n++;
+    return 0;
+}
+
+static int record_one_quad(void *ctx, const struct rs_pixel q[4])
+{
+    for (int k = 0; k < 4; k++)
+        if (q[k].coverage)
+            record_one(ctx, &q[k]);
+    return 0;
+}
+
+/* The weight of vertex k (1 or 2) of v at the point (px, py) (grid units):
+ * the signed area of v with vertex k moved there over v's, in doubles from
+ * exact integers (raster.c keeps edge values and multiplies by 1 / area). */
+static double bary(const struct rs_vertex v[3], int k, int64_t px, int64_t py)
+{
+    int64_t x[3] = {v[0].x, v[1].x, v[2].x}, y[3] = {v[0].y, v[1].y, v[2].y};
+    int64_t area = (x[1] - x[0]) * (y[2] - y[0]) - (y[1] - y[0]) * (x[2] - x[0]);
+    x[k] = px;
+    y[k] = py;
+    int64_t part = (x[1] - x[0]) * (y[2] - y[0]) - (y[1] - y[0]) * (x[2] - x[0]);
+    return (double)part / (double)area;
+}
+
+/* raster.c scans a triangle whose pixel box is one pixel without its 8x8
+ * blocks.  For the halves of points and small rectangles around random
+ * centres (a pixel's centre, sample positions, any 1/256 pixel), half sizes
+ * of 1/16 .. 1/2 pixel, random sample positions, AA masks and scissors, at
+ * 1, 2, 4 and 8 samples, shading per sample or not: rs_triangle gives the
+ * pixels rs_triangle_quads gives (the blocks' path), with the same
+ * coverage and weights bit for bit, and its centre, centroid and sample
+ * weights are the barycentric weights of those points worked out here. */
+static void one_pixel_boxes_match_blocks(void **state)
+{
+    (void)state;
+    static const unsigned counts[] = {1, 2, 4, 8};
+    static const unsigned tris[2][3] = {{0, 1, 2}, {2, 1, 3}};   /* draw.c draw_quad */
+    test_rand_seed(0x1b0c);
+    unsigned long one_box = 0, pixels = 0, partial = 0;
+    for (unsigned ci = 0; ci < sizeof counts / sizeof counts[0]; ci++)
+        for (unsigned k = 0; k < 3000; k++) {
+            unsigned ns = counts[ci];
+            struct rs_state s;
+            random_state(&s, ns);
+            s.per_sample = ns > 1 && k % 3 == 0;
+            int64_t cx = centre(), cy = centre();
+            int64_t hx = k % 2 ? GRID / 2 : (int64_t)(1 + test_rand() % 8) * (GRID / 16);
+            int64_t hy = test_rand() % 4 ? hx : (int64_t)(1 + test_rand() % 8) * (GRID / 16);
+            struct rs_vertex c[4];
+            square(c, cx, cy, hx, hy);
+            for (unsigned half = 0; half < 2; half++) {
+                struct rs_vertex v[3] = {c[tris[half][0]], c[tris[half][1]], c[tris[half][2]]};
+                struct one_pixel got = {0}, want = {.quads = true};
+                assert_int_equal(rs_triangle(&s, v, record_one, NULL, &got), 0);
+                assert_int_equal(rs_triangle_quads(&s, v, record_one_quad, &want), 0);
+                if (got.n != want.n)
+                    fail_msg("%ux box %u half %u: %u pixels, %u by quads", ns, k, half, got.n, want.n);
+                assert_true(got.n <= 4);
+                /* a 1-pixel point at a pixel centre, one sample: the
+                 * case of piglit's texelFetch points */
+                one_box += half == 0 && ns == 1 && cx % GRID == GRID / 2 && cy % GRID == GRID / 2 && hx == GRID / 2 &&
+                           hy == GRID / 2;
+                for (unsigned i = 0; i < got.n && i < 4; i++) {
+                    /* the same pixel among the quads' (their order differs) */
+                    const struct rs_pixel *a = &got.px[i], *b = &want.px[0];
+                    for (unsigned j = 0; j < want.n && j < 4; j++)
+                        if (want.px[j].x == a->x && want.px[j].y == a->y)
+                            b = &want.px[j];
+                    bool same = a->x == b->x && a->y == b->y && a->coverage == b->coverage &&
+                                memcmp(a->center_ij, b->center_ij, sizeof a->center_ij) == 0 &&
+                                memcmp(a->centroid_ij, b->centroid_ij, sizeof a->centroid_ij) == 0;
+                    for (unsigned j = 0; s.per_sample && j < ns; j++)
+                        same = same && memcmp(a->sample_ij[j], b->sample_ij[j], sizeof a->sample_ij[j]) == 0;
+                    if (!same)
+                        fail_msg("%ux box %u half %u pixel (%d, %d): coverage 0x%x / 0x%x or weights differ from "
+                                 "the quads'", ns, k, half, a->x, a->y, a->coverage, b->coverage);
+                    /* the weights: the centre, the centroid (the covered
+                     * sample nearest the centre, all covered: the centre),
+                     * each sample */
+                    int64_t px = (int64_t)a->x * GRID + GRID / 2, py = (int64_t)a->y * GRID + GRID / 2;
+                    uint32_t all = (1u << ns) - 1u;
+                    int cs = -1;
+                    for (unsigned j = 0; a->coverage != all && j < ns; j++)
+                        if ((a->coverage >> j) & 1u) {
+                            int dj = s.sample_dx[j] * s.sample_dx[j] + s.sample_dy[j] * s.sample_dy[j];
+                            int dc = cs < 0 ? 1 << 30
+                                            : s.sample_dx[cs] * s.sample_dx[cs] + s.sample_dy[cs] * s.sample_dy[cs];
+                            if (dj < dc)
+                                cs = (int)j;
+                        }
+                    partial += cs >= 0;
+                    for (int w = 1; w <= 2; w++) {
+                        double ce = bary(v, w, px, py);
+                        double cc = cs < 0 ? ce
+                                           : bary(v, w, px + s.sample_dx[cs] * (GRID / 16),
+                                                  py + s.sample_dy[cs] * (GRID / 16));
+                        if (fabs(a->center_ij[w - 1] - ce) > 1e-9 || fabs(a->centroid_ij[w - 1] - cc) > 1e-9)
+                            fail_msg("%ux box %u half %u pixel (%d, %d): weight %d %.17g / %.17g at the centre, "
+                                     "%.17g / %.17g at the centroid", ns, k, half, a->x, a->y, w,
+                                     a->center_ij[w - 1], ce, a->centroid_ij[w - 1], cc);
+                        for (unsigned j = 0; s.per_sample && j < ns; j++) {
+                            double sw = bary(v, w, px + s.sample_dx[j] * (GRID / 16), py + s.sample_dy[j] * (GRID / 16));
+                            if (fabs(a->sample_ij[j][w - 1] - sw) > 1e-9)
+                                fail_msg("%ux box %u half %u pixel (%d, %d): sample %u weight %d %.17g, want %.17g",
+                                         ns, k, half, a->x, a->y, j, w, a->sample_ij[j][w - 1], sw);
+                        }
+                    }
+                }
+                pixels += got.n;
+            }
+        }
+    printf("  %lu pixels (%lu with a centroid off the centre), %lu 1-pixel points at a pixel centre\n", pixels,
+           partial, one_box);
+    assert_true(pixels > 8000);
+    assert_true(partial > 5000);
+    assert_true(one_box > 100);
 }
 
 /* ---- tile expansion --------------------------------------------------------- */
@@ -313,6 +458,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(points_cover_half_open_squares),
+        cmocka_unit_test(one_pixel_boxes_match_blocks),
         cmocka_unit_test(tile_expand_stores_clear_colour),
         cmocka_unit_test(eliminate_blocks_match_pixels),
     };

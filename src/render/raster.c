@@ -442,6 +442,25 @@ static inline void pixel_weights(const struct rs_state *s, const struct tri *t, 
         }
 }
 
+/* The samples by distance from the pixel centre, nearest first (ties in
+ * sample order): where the centroid looks first. */
+static void centroid_sort(const struct rs_state *s, int order[RS_MAX_SAMPLES])
+{
+    unsigned ns = s->samples;
+    for (unsigned i = 0; i < ns; i++)
+        order[i] = (int)i;
+    for (unsigned i = 1; i < ns; i++)
+        for (unsigned j = i; j > 0; j--) {
+            int a = order[j - 1], b = order[j];
+            int da = s->sample_dx[a] * s->sample_dx[a] + s->sample_dy[a] * s->sample_dy[a];
+            int db = s->sample_dx[b] * s->sample_dx[b] + s->sample_dy[b] * s->sample_dy[b];
+            if (db < da) {
+                order[j - 1] = b;
+                order[j] = a;
+            }
+        }
+}
+
 /* The 2x2 quads (even x and y first) over the pixels [bx, bxe) x [by, bye)
  * of a block: each with a covered pixel goes to fn with its four pixels,
  * (x, y) (x + 1, y) (x, y + 1) (x + 1, y + 1); a pixel of it outside those
@@ -489,22 +508,27 @@ static int scan(const struct rs_state *s, const struct rs_vertex vin[3], rs_pixe
     uint32_t all = ns >= 32 ? 0xFFFFFFFFu : (1u << ns) - 1u;
     double inv_area = 1.0 / (double)t.area;
     int centroid_order[RS_MAX_SAMPLES]; /* samples by distance from the centre */
-    for (unsigned i = 0; i < ns; i++)
-        centroid_order[i] = (int)i;
-    for (unsigned i = 1; i < ns; i++)
-        for (unsigned j = i; j > 0; j--) {
-            int a = centroid_order[j - 1], b = centroid_order[j];
-            int da = s->sample_dx[a] * s->sample_dx[a] + s->sample_dy[a] * s->sample_dy[a];
-            int db = s->sample_dx[b] * s->sample_dx[b] + s->sample_dy[b] * s->sample_dy[b];
-            if (db < da) {
-                centroid_order[j - 1] = b;
-                centroid_order[j] = a;
-            }
-        }
+    centroid_sort(s, centroid_order);
+    struct rs_pixel px;
+    if (px1 - px0 == 1 && py1 - py0 == 1 && !quad_fn && !s->row_next) {
+        /* One pixel to visit (a 1-pixel point's half): what the blocks
+         * below do for it, without them.  Its block is never a whole one
+         * (no block_fn); an edge with every sample out leaves pixel_samples
+         * none, one with every sample in leaves them all. */
+        int64_t ec[3];
+        centre_values(&t, px0, py0, ec);
+        uint32_t cov = pixel_samples(&t, ns, ec) & s->aa_mask[(py0 & 1) * 2 + (px0 & 1)];
+        if (!cov)
+            return 0;
+        px.x = px0;
+        px.y = py0;
+        px.coverage = cov;
+        pixel_weights(s, &t, centroid_order, all, inv_area, ec, &px);
+        return fn(ctx, &px) ? -1 : 0;
+    }
 
     const int64_t half = GRID_ONE / 2;
     bool whole_mask = mask_full(s, all);
-    struct rs_pixel px;
     /* Blocks on the 8x8 grid, clipped to the bounding box and scissor. */
     struct blocks blks;
     blocks_start(&blks, px0, px1, py0, py1);
