@@ -85,6 +85,9 @@ struct draw_ctx {
     bool quads;                /* the pixel stage runs 2x2 quads (render_shade_quad) */
     bool ps_heavy;             /* its program loops or fetches many texels (render_shade_heavy) */
     bool pos_zw;               /* the pixel stage reads the position's z and w */
+    bool blocks;               /* block_path: whole 8x8 blocks go to on_block */
+    bool point_set;            /* point_h holds PA_SU_POINT_SIZE's half sizes (read at the first point) */
+    int64_t point_h[2];        /* on raster.c's grid: x, y */
     /* pixels waiting for the batched pixel stage (render_shade_pixels) */
     bool batched;
     struct shade_lanes *lanes;     /* this thread's pixel stage for many pixels */
@@ -261,6 +264,27 @@ static void to_original(const struct draw_ctx *d, const double sub[3], double or
         orig[c] = sub[0] * d->m[0][c] + sub[1] * d->m[1][c] + sub[2] * d->m[2][c];
 }
 
+/* The same bits as the last sub_weights_set's m and 1/w (what memcmp would
+ * say, without a library call per sub-triangle). */
+static inline bool ms_kept(const struct draw_ctx *d)
+{
+    uint64_t diff = 0;
+    for (int c = 0; c < 3; c++)
+        for (int k = 0; k < 3; k++) {
+            uint64_t u, v;
+            memcpy(&u, &d->ms_m[c][k], sizeof u);
+            memcpy(&v, &d->m[c][k], sizeof v);
+            diff |= u ^ v;
+        }
+    for (int k = 0; k < 3; k++) {
+        uint32_t u, v;
+        memcpy(&u, &d->ms_inv_w[k], sizeof u);
+        memcpy(&v, &d->prim_inv_w[k], sizeof v);
+        diff |= u ^ v;
+    }
+    return diff == 0;
+}
+
 /* After m: the screen-space weights of the original primitive at each
  * sub-triangle vertex, ms.  A clipped vertex's m are clip-space weights
  * b_k (the clipper interpolates in clip space); on the screen its weights
@@ -270,7 +294,7 @@ static void sub_weights_set(struct draw_ctx *d)
 {
     /* the same m and 1/w as the last time (a point's two halves, the points
      * after it at the same w): the same ms */
-    if (d->ms_set && !memcmp(d->ms_m, d->m, sizeof d->m) && !memcmp(d->ms_inv_w, d->prim_inv_w, sizeof d->prim_inv_w))
+    if (d->ms_set && ms_kept(d))
         return;
     memcpy(d->ms_m, d->m, sizeof d->m);
     memcpy(d->ms_inv_w, d->prim_inv_w, sizeof d->prim_inv_w);
@@ -297,16 +321,17 @@ static void weights_at(const struct draw_ctx *d, const double ij[2], float persp
         spi_weights(&d->spi, lin, d->prim_inv_w, persp, linear);
         return;
     }
-    for (int c = 0; c < 3; c++)
+    /* vertices 1 and 2 only (vertex 0's weight is not read) */
+    for (int c = 1; c < 3; c++)
         lin[c] = sub[0] * d->ms[0][c] + sub[1] * d->ms[1][c] + sub[2] * d->ms[2][c];
-    /* perspective-correct in the sub-triangle, then mapped */
+    /* perspective-correct in the sub-triangle, then mapped (to_original's
+     * sums, without its identity case) */
     float dummy[2];
     float sp[2];
     spi_weights(&d->spi, sub, d->sub_inv_w, sp, dummy);
-    double psub[3] = {1.0 - sp[0] - sp[1], sp[0], sp[1]}, porig[3];
-    to_original(d, psub, porig);
-    persp[0] = (float)porig[1];
-    persp[1] = (float)porig[2];
+    double psub[3] = {1.0 - sp[0] - sp[1], sp[0], sp[1]};
+    persp[0] = (float)(psub[0] * d->m[0][1] + psub[1] * d->m[1][1] + psub[2] * d->m[2][1]);
+    persp[1] = (float)(psub[0] * d->m[0][2] + psub[1] * d->m[1][2] + psub[2] * d->m[2][2]);
     linear[0] = (float)lin[1];
     linear[1] = (float)lin[2];
 }
@@ -968,9 +993,9 @@ static bool block_path(const struct draw_ctx *d)
 
 static int raster_one(struct draw_ctx *d, const struct rs_vertex v[3])
 {
-    int rc = d->pair    ? rs_pair(&d->rs, v, d->pair, on_pixel, block_path(d) ? on_block : NULL, d)
+    int rc = d->pair    ? rs_pair(&d->rs, v, d->pair, on_pixel, d->blocks ? on_block : NULL, d)
              : d->quads ? rs_triangle_quads(&d->rs, v, on_quad, d)
-                        : rs_triangle(&d->rs, v, on_pixel, block_path(d) ? on_block : NULL, d);
+                        : rs_triangle(&d->rs, v, on_pixel, d->blocks ? on_block : NULL, d);
     /* a batch spans primitives only when carried (each lane its
      * primitive's inputs) */
     if (rc == 0 && d->carry && d->npending < EG_PS_BATCH_MAX) {
@@ -1079,7 +1104,10 @@ static void setup_threads(struct draw_ctx *d);
 static int raster_sub(struct draw_ctx *d, const struct rs_vertex v[3])
 {
     d->r->stats.primitives++;
-    z_plane(d, v);
+    /* the plane only when something reads it: the depth and stencil
+     * tests (depth_test, db_block) or the pixel stage's position (pixel_pos) */
+    if (d->db.active || d->pos_zw)
+        z_plane(d, v);
     int64_t minx = v[0].x, maxx = v[0].x, miny = v[0].y, maxy = v[0].y;
     for (int k = 1; k < 3; k++) {
         minx = v[k].x < minx ? v[k].x : minx;
@@ -1452,9 +1480,13 @@ static int draw_prim(void *ctx, enum vgt_prim_kind kind, const struct vc_vertex_
     /* Point size and line width are read by the PA only for points and
      * lines (a triangle draw leaves them as the last client set them). */
     if (kind == VGT_POINT) {
-        uint32_t ps = vc_reg(d->regs, REG_PA_SU_POINT_SIZE);
-        int64_t hx = (int64_t)llround((double)G_PA_SU_POINT_SIZE__WIDTH(ps) / 16.0 * (double)one);
-        int64_t hy = (int64_t)llround((double)G_PA_SU_POINT_SIZE__HEIGHT(ps) / 16.0 * (double)one);
+        if (!d->point_set) {   /* the draw's first point */
+            uint32_t ps = vc_reg(d->regs, REG_PA_SU_POINT_SIZE);
+            d->point_h[0] = (int64_t)llround((double)G_PA_SU_POINT_SIZE__WIDTH(ps) / 16.0 * (double)one);
+            d->point_h[1] = (int64_t)llround((double)G_PA_SU_POINT_SIZE__HEIGHT(ps) / 16.0 * (double)one);
+            d->point_set = true;
+        }
+        int64_t hx = d->point_h[0], hy = d->point_h[1];
         for (int k = 0; k < 4; k++) {
             c[k] = w[0];
             c[k].x += (k & 1) ? hx : -hx;
@@ -1608,6 +1640,7 @@ int vc_render_draw(struct vc_render *r, const struct vc_regs *regs, const struct
      * when their writes read nothing of their primitive */
     d->slot = kept ? r->carry_kept : NULL;
     d->carry = d->slot && d->batched && !d->batch && d->lanes && !d->db.active && !d->a2m.on;
+    d->blocks = block_path(d);
 
     if (d->mode == V_CB_MODE__CB_NORMAL) {
         uint32_t shader_mask = vc_reg(regs, REG_CB_SHADER_MASK);
