@@ -16,6 +16,9 @@
  *    rs_triangle_quads' pixels (the blocks' path) with the same coverage
  *    and weights bit for bit, and those weights are the barycentric weights
  *    of the centre, the centroid and each sample worked out here;
+ *  - rs_rect_one_pixel_half (draw.c rasterises only that half of a 1-pixel
+ *    point at one sample): the other half gives no pixel, and a half is
+ *    named for every 1-pixel point at its pixel's centre;
  *  - cb_tile_expand on a fast-cleared 2D-tiled target without FMask (one
  *    sample or several, 2-, 4- and 8-byte elements): every sample of every
  *    pixel holds the clear words' bytes at the address the tiling map gives
@@ -298,6 +301,61 @@ static void one_pixel_boxes_match_blocks(void **state)
     assert_true(one_box > 100);
 }
 
+/* rs_rect_one_pixel_half (draw.c skips the other half of such a point):
+ * for rectangles laid out as draw.c lays out a point's corners (also
+ * mirrored: c[1] left of c[0], c[2] above it), half sizes 1/16 pixel .. 1.5
+ * pixels, random centres, AA masks and scissors: at 1 sample, where it
+ * names a half, rs_triangle gives no pixel for the other; it names one for
+ * every 1-pixel point at its pixel's centre; at 2, 4 or 8 samples it names
+ * none. */
+static void one_pixel_rect_names_the_covering_half(void **state)
+{
+    (void)state;
+    static const unsigned tris[2][3] = {{0, 1, 2}, {2, 1, 3}};   /* draw.c draw_quad */
+    static struct halves h;
+    test_rand_seed(0x0e1f);
+    unsigned named = 0, covered = 0, centred = 0;
+    for (unsigned k = 0; k < 8000; k++) {
+        unsigned ns = k % 4 == 3 ? 1u << (1 + test_rand() % 3) : 1;
+        struct rs_state s;
+        random_state(&s, ns);
+        int64_t cx = centre(), cy = centre();
+        int64_t hx = k % 2 ? GRID / 2 : (int64_t)(1 + test_rand() % 24) * (GRID / 16);
+        int64_t hy = test_rand() % 4 ? hx : (int64_t)(1 + test_rand() % 24) * (GRID / 16);
+        struct rs_vertex c[4];
+        square(c, cx, cy, test_rand() % 2 ? hx : -hx, test_rand() % 2 ? hy : -hy);
+        int only = rs_rect_one_pixel_half(&s, c);
+        bool point = ns == 1 && cx % GRID == GRID / 2 && cy % GRID == GRID / 2 && hx == GRID / 2 && hy == GRID / 2;
+        if (ns > 1 && only >= 0)
+            fail_msg("%ux rectangle %u: half %d named", ns, k, only);
+        if (point && only < 0)
+            fail_msg("1-pixel point %u at (%lld, %lld)/4096: no half named", k, (long long)cx, (long long)cy);
+        centred += point;
+        if (only < 0)
+            continue;
+        named++;
+        memset(&h, 0, sizeof h);
+        for (h.half = 0; h.half < 2; h.half++) {
+            struct rs_vertex v[3] = {c[tris[h.half][0]], c[tris[h.half][1]], c[tris[h.half][2]]};
+            assert_int_equal(rs_triangle(&s, v, record, NULL, &h), 0);
+        }
+        assert_int_equal(h.bad, 0);
+        for (int y = 0; y < AREA; y++)
+            for (int x = 0; x < AREA; x++) {
+                if (h.calls[1 - only][y][x])
+                    fail_msg("rectangle %u, centre (%lld, %lld)/4096, half (%lld, %lld)/4096: half %d named, "
+                             "half %d gives pixel (%d, %d)", k, (long long)cx, (long long)cy, (long long)hx,
+                             (long long)hy, only, 1 - only, x, y);
+                covered += h.calls[only][y][x];
+            }
+    }
+    printf("  %u rectangles with a half named (%u 1-pixel points at a pixel centre), %u pixels covered\n", named,
+           centred, covered);
+    assert_true(named > 1000);
+    assert_true(centred > 150);
+    assert_true(covered > 1000);
+}
+
 /* ---- tile expansion --------------------------------------------------------- */
 
 #define GPU_BASE 0x100000u
@@ -459,6 +517,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(points_cover_half_open_squares),
         cmocka_unit_test(one_pixel_boxes_match_blocks),
+        cmocka_unit_test(one_pixel_rect_names_the_covering_half),
         cmocka_unit_test(tile_expand_stores_clear_colour),
         cmocka_unit_test(eliminate_blocks_match_pixels),
     };

@@ -1383,7 +1383,14 @@ static int draw_quad(struct draw_ctx *d, const struct rs_vertex c[4], const doub
         return rc;
     }
     d->m_identity = false;
+    /* a 1-pixel point at one sample: the half that does not cover its
+     * pixel gives none, and its raster_sub nothing but the count */
+    int only = rs_rect_one_pixel_half(&d->rs, c);
     for (int t = 0; t < 2; t++) {
+        if (only >= 0 && t != only) {
+            d->r->stats.primitives++;
+            continue;
+        }
         struct rs_vertex v[3];
         for (int k = 0; k < 3; k++) {
             v[k] = c[tris[t][k]];

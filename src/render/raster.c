@@ -234,6 +234,28 @@ static inline bool edge_in(const struct edge *e, int64_t v)
     return v > 0 || (v == 0 && e->inclusive);
 }
 
+/* The pixels [*px0, *px1) x [*py0, *py1) that can hold a covered sample
+ * of a primitive whose vertices span [minx, maxx] x [miny, maxy] (before
+ * the scissor): sample i of pixel p is at p + 1/2 + sample_dx[i] / 16, and
+ * a covered sample lies within the vertices' extent (a 1-pixel point: its
+ * one pixel). */
+static void pixel_box(const struct rs_state *s, int64_t minx, int64_t maxx, int64_t miny, int64_t maxy, int *px0,
+                      int *px1, int *py0, int *py1)
+{
+    int dx0 = 0, dx1 = 0, dy0 = 0, dy1 = 0;
+    for (unsigned i = 0; i < s->samples; i++) {
+        dx0 = s->sample_dx[i] < dx0 || i == 0 ? s->sample_dx[i] : dx0;
+        dx1 = s->sample_dx[i] > dx1 || i == 0 ? s->sample_dx[i] : dx1;
+        dy0 = s->sample_dy[i] < dy0 || i == 0 ? s->sample_dy[i] : dy0;
+        dy1 = s->sample_dy[i] > dy1 || i == 0 ? s->sample_dy[i] : dy1;
+    }
+    const int64_t half = GRID_ONE / 2, loc = (int64_t)1 << (GRID_BITS - SAMPLE_LOC_BITS);
+    *px0 = (int)-((half + dx1 * loc - minx) >> GRID_BITS);   /* ceil((minx - half - dx1 loc) / GRID_ONE) */
+    *px1 = (int)((maxx - half - dx0 * loc) >> GRID_BITS) + 1;
+    *py0 = (int)-((half + dy1 * loc - miny) >> GRID_BITS);
+    *py1 = (int)((maxy - half - dy0 * loc) >> GRID_BITS) + 1;
+}
+
 /* A triangle made ready for scan conversion. */
 struct tri {
     struct edge e[3];        /* e[k]: the edge opposite (oriented) vertex k */
@@ -273,21 +295,7 @@ static bool tri_setup(const struct rs_state *s, const struct rs_vertex vin[3], s
         if (v[k].y < miny) miny = v[k].y;
         if (v[k].y > maxy) maxy = v[k].y;
     }
-    /* The pixels that can hold a covered sample: sample i of pixel p is at
-     * p + 1/2 + sample_dx[i] / 16, and a covered sample lies within the
-     * vertices' extent (a 1-pixel point: its one pixel). */
-    int dx0 = 0, dx1 = 0, dy0 = 0, dy1 = 0;
-    for (unsigned i = 0; i < s->samples; i++) {
-        dx0 = s->sample_dx[i] < dx0 || i == 0 ? s->sample_dx[i] : dx0;
-        dx1 = s->sample_dx[i] > dx1 || i == 0 ? s->sample_dx[i] : dx1;
-        dy0 = s->sample_dy[i] < dy0 || i == 0 ? s->sample_dy[i] : dy0;
-        dy1 = s->sample_dy[i] > dy1 || i == 0 ? s->sample_dy[i] : dy1;
-    }
-    const int64_t half = GRID_ONE / 2, loc = (int64_t)1 << (GRID_BITS - SAMPLE_LOC_BITS);
-    t->px0 = (int)-((half + dx1 * loc - minx) >> GRID_BITS);   /* ceil((minx - half - dx1 loc) / GRID_ONE) */
-    t->px1 = (int)((maxx - half - dx0 * loc) >> GRID_BITS) + 1;
-    t->py0 = (int)-((half + dy1 * loc - miny) >> GRID_BITS);
-    t->py1 = (int)((maxy - half - dy0 * loc) >> GRID_BITS) + 1;
+    pixel_box(s, minx, maxx, miny, maxy, &t->px0, &t->px1, &t->py0, &t->py1);
     if (t->px0 < s->sc_x0) t->px0 = s->sc_x0;
     if (t->py0 < s->sc_y0) t->py0 = s->sc_y0;
     if (t->px1 > s->sc_x1) t->px1 = s->sc_x1;
@@ -594,6 +602,37 @@ int rs_triangle(const struct rs_state *s, const struct rs_vertex v[3], rs_pixel_
 int rs_triangle_quads(const struct rs_state *s, const struct rs_vertex v[3], rs_quad_fn fn, void *ctx)
 {
     return scan(s, v, NULL, NULL, fn, ctx);
+}
+
+int rs_rect_one_pixel_half(const struct rs_state *s, const struct rs_vertex c[4])
+{
+    if (s->samples != 1 || s->sample_dx[0] || s->sample_dy[0])
+        return -1;
+    if (c[1].y != c[0].y || c[2].x != c[0].x || c[3].x != c[1].x || c[3].y != c[2].y || c[1].x == c[0].x ||
+        c[2].y == c[0].y)
+        return -1;
+    /* each half spans the rectangle: tri_setup's box for both, before the
+     * scissor (which can only empty it) */
+    int px0, px1, py0, py1;
+    pixel_box(s, c[1].x < c[0].x ? c[1].x : c[0].x, c[1].x < c[0].x ? c[0].x : c[1].x,
+              c[2].y < c[0].y ? c[2].y : c[0].y, c[2].y < c[0].y ? c[0].y : c[2].y, &px0, &px1, &py0, &py1);
+    if (px1 - px0 != 1 || py1 - py0 != 1)
+        return -1;
+    /* The halves share the line c[1] c[2], each with the inside on its
+     * own side (both have the area's sign), and the top-left rule gives a
+     * point on it to exactly one: half 0's edge there as tri_setup makes
+     * it (its vertices 1 and 2 swapped when its area is negative).  The
+     * pixel centre on half 0's side: half 1 does not cover it, else half
+     * 0 does not; no other pixel is scanned. */
+    int64_t area = (c[1].x - c[0].x) * (c[2].y - c[0].y);
+    struct edge e;
+    if (area > 0)
+        edge_init(&e, &c[1], &c[2]);
+    else
+        edge_init(&e, &c[2], &c[1]);
+    const int64_t half = GRID_ONE / 2;
+    int64_t cx = ((int64_t)px0 << GRID_BITS) + half, cy = ((int64_t)py0 << GRID_BITS) + half;
+    return edge_in(&e, e.a * cx + e.b * cy + e.c) ? 0 : 1;
 }
 
 /* The edge of t that b shares with it (the same line, the inside on the

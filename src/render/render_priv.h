@@ -469,6 +469,14 @@ int rs_triangle(const struct rs_state *s, const struct rs_vertex v[3], rs_pixel_
  * rs_triangle gives it. */
 typedef int (*rs_quad_fn)(void *ctx, const struct rs_pixel px[4]);
 int rs_triangle_quads(const struct rs_state *s, const struct rs_vertex v[3], rs_quad_fn fn, void *ctx);
+/* For the halves {c[0], c[1], c[2]} and {c[2], c[1], c[3]} of an
+ * axis-aligned rectangle whose corners are laid out as draw.c lays out a
+ * point's (c[1] right of or left of c[0], c[2] below or above it, c[3]
+ * opposite), at one sample at the pixel centre, with a pixel box of one
+ * pixel (a 1-pixel point at its pixel's centre): the half that may cover
+ * that pixel (0 or 1; rs_triangle gives no pixel for the other).  -1: not
+ * such a rectangle or state (both halves may cover something). */
+int rs_rect_one_pixel_half(const struct rs_state *s, const struct rs_vertex c[4]);
 /* The pixels of two triangles (a quad's halves), each once, with the
  * coverage of both; for callers that use neither the weights nor the
  * order of the pixels (the CB_RESOLVE draw): rs_pixel has only x, y and
