@@ -239,7 +239,7 @@ static inline bool edge_in(const struct edge *e, int64_t v)
  * the scissor): sample i of pixel p is at p + 1/2 + sample_dx[i] / 16, and
  * a covered sample lies within the vertices' extent (a 1-pixel point: its
  * one pixel). */
-static void pixel_box(const struct rs_state *s, int64_t minx, int64_t maxx, int64_t miny, int64_t maxy, int *px0,
+static inline void pixel_box(const struct rs_state *s, int64_t minx, int64_t maxx, int64_t miny, int64_t maxy, int *px0,
                       int *px1, int *py0, int *py1)
 {
     int dx0 = 0, dx1 = 0, dy0 = 0, dy1 = 0;
