@@ -610,12 +610,6 @@ static int scratch_read(struct eg_wave *w, const uint32_t words[4], uint64_t A)
 
 /* ---------------------------------------------------------------- fetch clauses */
 
-/* A TEX or VTX clause over the lanes A: each instruction prepared once
- * (eg_tex_prepare, eg_vtx_prepare), then run for one lane at a time: a TEX
- * instruction through eg_tex_lane on a copy of the two registers it reads
- * and writes (the words rewritten to name them R0, R1), a FETCH through
- * eg_vtx_lane with the lane's index into its destination register: what
- * eg_exec_tex / eg_exec_vtx do for the lane. */
 /* A point sample's lanes A (source GPR sg, destination dg) read together
  * (eg_tex_point_lanes); false: not taken, nothing written. */
 static bool tex_point_wave(struct eg_wave *w, unsigned sg, unsigned dg, uint64_t A)
@@ -630,6 +624,13 @@ static bool tex_point_wave(struct eg_wave *w, unsigned sg, unsigned dg, uint64_t
     return eg_tex_point_lanes(&w->tex_prep, n, lane, src, dst) == 0;
 }
 
+/* A TEX or VTX clause over the lanes A: each instruction prepared once
+ * (eg_tex_prepare, eg_vtx_prepare), then run for one lane at a time: a TEX
+ * instruction through eg_tex_lane on a copy of the two registers it reads
+ * and writes (the words rewritten to name them R0, R1), a FETCH through
+ * eg_vtx_lane with the lane's index into its destination register: what
+ * eg_exec_tex / eg_exec_vtx do for the lane (a point sample's lanes all at
+ * once when tex_point_wave takes them). */
 static int run_fetch_clause(void *ctx, struct eg_cf *c, bool tex, size_t addr, unsigned count, uint64_t A)
 {
     struct eg_wave *w = ctx;
