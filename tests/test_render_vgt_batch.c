@@ -18,6 +18,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <cmocka.h>
 
 #include "src/render/render_priv.h"
@@ -197,10 +198,41 @@ static void batched_matches_one_by_one(void **state)
     assert_true(batches > 1000);
 }
 
+/* A draw of no index and 2^32 - 1 instances: nothing assembled, counted or
+ * drawn, at once (an alarm ends the test when the instances are walked one
+ * by one: tens of minutes under the sanitizers). */
+static void no_index_many_instances(void **state)
+{
+    (void)state;
+    struct vc_regs regs;
+    memset(&regs, 0, sizeof regs);
+    scene_set_reg(&regs, REG_VGT_MAX_VTX_INDX, 0xFFFFFFFFu);
+    static const unsigned opcodes[2] = { PKT3_DRAW_INDEX_AUTO, PKT3_DRAW_INDEX_2 };
+    for (unsigned o = 0; o < 2; o++) {
+        struct vc_draw d = { .opcode = opcodes[o], .num_indices = 0, .num_instances = 0xFFFFFFFFu,
+                             .prim_type = V_VGT_DI_PRIM_TYPE__DI_PT_TRILIST,
+                             .index_type = V_VGT_INDEX_TYPE_MODE__VGT_INDEX_32, .immd = NULL, .immd_dwords = 0 };
+        struct vgt_counts c;
+        struct vc_draw_err e = {{0}};
+        memset(&got, 0, sizeof got);
+        got.fail_at = UINT32_MAX;
+        alarm(20);
+        int r = vgt_run_batched(&regs, NULL, &d, record, pre, 256, &got, &c, &e);
+        alarm(0);
+        assert_int_equal(r, 0);
+        assert_int_equal(got.n, 0);
+        assert_int_equal(got.pre_calls, 0);
+        assert_int_equal(c.ia_vertices, 0);
+        assert_int_equal(c.ia_primitives, 0);
+        assert_int_equal(c.vs_invocations, 0);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(batched_matches_one_by_one),
+        cmocka_unit_test(no_index_many_instances),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -355,6 +355,10 @@ int vgt_run_batched(const struct vc_regs *regs, const struct vc_mem *mem, const 
                    draw->opcode != PKT3_DRAW_INDEX_AUTO;
     uint32_t restart_idx = vc_reg(regs, REG_VGT_MULTI_PRIM_IB_RESET_INDX);
     uint32_t instances = draw->num_instances ? draw->num_instances : 1;
+    /* no index: no instance assembles, counts or draws anything (without
+     * this, up to 2^32 empty instances were walked one by one) */
+    if (n == 0)
+        return 0;
 
     struct assembler a;
     struct vgt_reuse reuse;
